@@ -1,0 +1,168 @@
+-- What the interface says happens "in the app": organisations, people, keys, door switches,
+-- section releases, reading the log. Called by the CLI over the administrative connection;
+-- nothing here is granted to the doors.
+
+-- An organisation by id or by its exact name.
+create function beheer.org(_org text) returns uuid
+language plpgsql stable set search_path = '' as $$
+declare ids uuid[];
+begin
+  select array_agg(o.org_id) into ids from app.organisaties o
+  where o.org_id::text = lower(_org) or o.naam = _org;
+  if ids is null then
+    perform app_hidden.ongeldig('org', format('Organisatie %s bestaat niet.', _org));
+  elsif cardinality(ids) > 1 then
+    perform app_hidden.ongeldig('org', format('Er zijn meerdere organisaties met de naam %s; gebruik het id.', _org));
+  end if;
+  return ids[1];
+end
+$$;
+
+-- A member by user_id or e-mail address.
+create function beheer.lid(_org uuid, _user text) returns uuid
+language plpgsql stable set search_path = '' as $$
+declare id uuid;
+begin
+  select l.user_id into id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+  where l.org_id = _org and (a.id::text = lower(_user) or lower(a.email) = lower(_user));
+  if id is null then
+    perform app_hidden.ongeldig('user', format('%s is geen lid van deze organisatie.', _user));
+  end if;
+  return id;
+end
+$$;
+
+create function beheer.org_aanmaken(_naam text, _tijdzone text default 'Europe/Amsterdam')
+returns jsonb language plpgsql volatile set search_path = '' as $$
+declare o app.organisaties;
+begin
+  if nullif(trim(_naam), '') is null then
+    perform app_hidden.ongeldig('naam', 'De naam van de organisatie is verplicht.');
+  end if;
+  if not exists (select 1 from pg_timezone_names where name = _tijdzone) then
+    perform app_hidden.ongeldig('tijdzone', format('Tijdzone %s bestaat niet.', _tijdzone));
+  end if;
+  insert into app.organisaties (naam, tijdzone) values (trim(_naam), _tijdzone) returning * into o;
+  return jsonb_build_object('org_id', o.org_id, 'naam', o.naam, 'tijdzone', o.tijdzone);
+end
+$$;
+
+create function beheer.lid_aanmaken(_org uuid, _naam text, _email text, _rol text,
+                                    _functietitel text default null, _team text default null,
+                                    _wachtwoord_hash text default null)
+returns jsonb language plpgsql volatile set search_path = '' as $$
+declare
+  account uuid;
+  team uuid;
+begin
+  if _rol is null or _rol not in ('eigenaar', 'admin', 'mt', 'lid', 'coach') then
+    perform app_hidden.ongeldig('rol', 'Rol moet eigenaar, admin, mt, lid of coach zijn.');
+  end if;
+  if _email is null or _email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    perform app_hidden.ongeldig('email', format('%s is geen e-mailadres.', coalesce(_email, '')));
+  end if;
+  if nullif(trim(_naam), '') is null then
+    perform app_hidden.ongeldig('naam', 'De naam is verplicht.');
+  end if;
+  -- One account per person, possibly member of several organisations.
+  select a.id into account from app.accounts a where lower(a.email) = lower(_email);
+  if account is null then
+    insert into app.accounts (email, naam, wachtwoord_hash)
+    values (trim(_email), trim(_naam), _wachtwoord_hash) returning id into account;
+  elsif _wachtwoord_hash is not null then
+    update app.accounts set wachtwoord_hash = _wachtwoord_hash where id = account;
+  end if;
+  if exists (select 1 from app.lidmaatschappen l where l.org_id = _org and l.user_id = account) then
+    perform app_hidden.ongeldig('email', format('%s is al lid van deze organisatie.', _email));
+  end if;
+  if nullif(trim(_team), '') is not null then
+    select t.id into team from app.teams t where t.org_id = _org and lower(t.naam) = lower(trim(_team));
+    if team is null then
+      insert into app.teams (org_id, naam) values (_org, trim(_team)) returning id into team;
+    end if;
+  end if;
+  insert into app.lidmaatschappen (org_id, user_id, rol, functietitel, team_id)
+  values (_org, account, _rol, nullif(trim(_functietitel), ''), team);
+  return jsonb_build_object('user_id', account, 'naam', trim(_naam), 'email', trim(_email),
+    'rol', _rol, 'functietitel', nullif(trim(_functietitel), ''),
+    'team', case when team is null then null else trim(_team) end);
+end
+$$;
+
+create function beheer.sleutel_aanmaken(_org uuid, _user uuid, _hash bytea, _hint text)
+returns jsonb language sql volatile set search_path = '' as $$
+  insert into app_private.api_sleutels (org_id, user_id, hash, hint)
+  values (_org, _user, _hash, _hint)
+  returning jsonb_build_object('key_id', id, 'org_id', org_id, 'user_id', user_id, 'hint', hint)
+$$;
+
+create function beheer.sleutel_intrekken(_sleutel uuid) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare r jsonb;
+begin
+  update app_private.api_sleutels s
+  set ingetrokken_op = coalesce(s.ingetrokken_op, app_hidden.nu())
+  where s.id = _sleutel
+  returning jsonb_build_object('key_id', s.id, 'org_id', s.org_id, 'ingetrokken_op', s.ingetrokken_op)
+  into r;
+  if r is null then
+    perform app_hidden.ongeldig('key-id', format('Sleutel %s bestaat niet.', _sleutel));
+  end if;
+  return r;
+end
+$$;
+
+-- _alleen_lezen null leaves the read-only setting as it is.
+create function beheer.koppeling_zetten(_org uuid, _door text, _aan boolean, _alleen_lezen boolean)
+returns jsonb language plpgsql volatile set search_path = '' as $$
+declare k app.koppelingen;
+begin
+  if _door not in ('rest', 'mcp') then
+    perform app_hidden.ongeldig('door', 'Door moet rest of mcp zijn.');
+  end if;
+  insert into app.koppelingen as c (org_id, door, aan, alleen_lezen)
+  values (_org, _door, _aan, coalesce(_alleen_lezen, false))
+  on conflict (org_id, door) do update
+    set aan = excluded.aan, alleen_lezen = coalesce(_alleen_lezen, c.alleen_lezen)
+  returning * into k;
+  return jsonb_build_object('org_id', k.org_id, 'door', k.door, 'aan', k.aan, 'alleen_lezen', k.alleen_lezen);
+end
+$$;
+
+create function beheer.secties_zetten(_org uuid, _secties text[], _vrijgegeven boolean)
+returns jsonb language plpgsql volatile set search_path = '' as $$
+declare onbekend text;
+begin
+  select s into onbekend from unnest(_secties) s
+  where s not in ('team', 'prioriteiten', 'kpis', 'weektaken', 'reviews', 'financien') limit 1;
+  if onbekend is not null or cardinality(_secties) = 0 then
+    perform app_hidden.ongeldig('sectie', format(
+      'Onbekend onderdeel %s; kies uit team, prioriteiten, kpis, weektaken, reviews, financien.',
+      coalesce(onbekend, '(geen)')));
+  end if;
+  insert into app.secties (org_id, sectie, vrijgegeven)
+  select _org, s, _vrijgegeven from unnest(_secties) s
+  on conflict (org_id, sectie) do update set vrijgegeven = excluded.vrijgegeven;
+  return (select jsonb_object_agg(s.sectie, s.vrijgegeven order by s.sectie)
+          from app.secties s where s.org_id = _org);
+end
+$$;
+
+create function beheer.log(_org uuid, _limiet integer default 50) returns setof jsonb
+language sql stable set search_path = '' as $$
+  select jsonb_build_object('tijdstip', a.tijdstip, 'door', a.door, 'operatie', a.operatie,
+    'user_id', a.user_id, 'sleutel_id', a.sleutel_id, 'parameters', a.parameters,
+    'status', a.status, 'fout_code', a.fout_code, 'duur_ms', a.duur_ms)
+  from app_private.aanroepen a
+  where a.org_id = _org and a.operatie <> 'test'
+  order by a.tijdstip desc, a.id
+  limit greatest(_limiet, 1)
+$$;
+
+create function beheer.bevestigcodes_opruimen() returns integer
+language sql volatile set search_path = '' as $$
+  with weg as (
+    delete from app_private.bevestigcodes b
+    where b.geldig_tot < app_hidden.nu() - interval '1 day' returning 1)
+  select count(*)::integer from weg
+$$;

@@ -1,0 +1,23 @@
+-- Last: who owns and who may execute what. Functions are executable by PUBLIC by default;
+-- here that is taken back and granted by name.
+do $$
+declare f record;
+begin
+  for f in
+    select p.oid::regprocedure as fn, p.prosecdef, n.nspname
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname in ('api', 'app_hidden', 'beheer')
+  loop
+    execute format('revoke all on function %s from public', f.fn);
+    if f.prosecdef then
+      execute format('alter function %s owner to koers_definer', f.fn);
+    end if;
+    if f.nspname in ('api', 'app_hidden') then
+      execute format('grant execute on function %s to koers_door, koers_definer', f.fn);
+    end if;
+  end loop;
+end
+$$;
+
+-- Impersonation for tests is for the superuser only.
+revoke execute on function app_hidden.als(uuid, uuid, text) from koers_door, koers_definer;

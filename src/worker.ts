@@ -1,0 +1,29 @@
+// Background work with graphile-worker: inside `npm start` by default, or on its own as
+// `koers worker` for deployments that scale it separately. Jobs are queued from SQL in the
+// transaction of the change that causes them. A task's name is its file under src/tasks/.
+import pg from "pg";
+import { run, parseCrontab, type Runner, type TaskList } from "graphile-worker";
+import bevestigcodes_opruimen from "./tasks/bevestigcodes_opruimen.ts";
+
+export const taken: TaskList = { bevestigcodes_opruimen };
+
+export const crontab = "0 * * * * bevestigcodes_opruimen\n";
+
+export async function startWorker(adminUrl: string, opties: { now: string | null; concurrency: number }): Promise<Runner> {
+  const pgPool = new pg.Pool({
+    connectionString: adminUrl,
+    max: opties.concurrency + 2,
+    // The test clock reaches the workers too.
+    ...(opties.now ? { options: `-c koers.nu=${opties.now.replaceAll(" ", "\\ ")}` } : {}),
+  });
+  const runner = await run({
+    pgPool,
+    concurrency: opties.concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    taskList: taken,
+    parsedCronItems: parseCrontab(crontab),
+  });
+  runner.promise.finally(() => pgPool.end()).catch(() => {});
+  return runner;
+}
