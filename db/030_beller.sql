@@ -101,7 +101,8 @@ begin
       'Stuur een geldige API-sleutel mee: Authorization: Bearer <sleutel>.');
   elsif k.ingetrokken_op is not null or not k.actief then
     s := app_hidden.weiger(s, 'sleutel_ingetrokken', 'Deze API-sleutel is ingetrokken.');
-  elsif op.vereist_org and gevraagd is not null and gevraagd <> s.org_id::text then
+  elsif op.vereist_org and gevraagd ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+        and gevraagd <> s.org_id::text then
     s := app_hidden.weiger(s, 'verkeerde_organisatie',
       'Deze sleutel hoort bij een andere organisatie dan org_id.', 'org_id');
   elsif not coalesce(kop.aan, false) then
@@ -123,6 +124,8 @@ begin
       coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.'), _voorfout ->> 'parameter');
   elsif op.vereist_org and gevraagd is null then
     s := app_hidden.weiger(s, 'ongeldige_parameters', 'org_id is verplicht.', 'org_id');
+  elsif op.vereist_org and gevraagd <> s.org_id::text then
+    s := app_hidden.weiger(s, 'ongeldige_parameters', 'org_id moet een uuid zijn.', 'org_id');
   end if;
 
   if s.org_id is not null then

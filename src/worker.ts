@@ -16,6 +16,8 @@ export async function startWorker(adminUrl: string, opties: { now: string | null
     // The test clock reaches the workers too.
     ...(opties.now ? { options: `-c koers.nu=${opties.now.replaceAll(" ", "\\ ")}` } : {}),
   });
+  // A connection lost while the database shuts down must not crash the process.
+  pgPool.on("error", (e) => console.error(`koers worker: database connection lost: ${e.message}`));
   const runner = await run({
     pgPool,
     concurrency: opties.concurrency,

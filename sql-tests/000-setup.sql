@@ -1,0 +1,94 @@
+-- Test helpers, committed once per test run (every other file rolls back).
+-- tests.wereld(naam) makes an organisation with one member per role, REST on, all sections
+-- released, and one row in every tenant table; tests.lid(org, rol) finds a member.
+select plan(1);
+
+create schema tests;
+grant usage on schema tests to koers_door;
+
+create function tests.wereld(_naam text) returns uuid
+language plpgsql volatile set search_path = '' as $$
+declare
+  org uuid := (beheer.org_aanmaken(_naam) ->> 'org_id')::uuid;
+  rol text;
+  e uuid; l uuid;
+  team uuid; proces uuid; prio uuid; kpi uuid; project uuid; taak uuid; tag uuid;
+  notitie uuid; webhook uuid; gebeurtenis uuid; bericht uuid; label uuid;
+begin
+  foreach rol in array array['eigenaar', 'admin', 'mt', 'lid', 'coach'] loop
+    perform beheer.lid_aanmaken(org, initcap(rol) || ' ' || _naam,
+      rol || '@' || lower(regexp_replace(_naam, '\W', '', 'g')) || '.test', rol);
+  end loop;
+  e := tests.lid(org, 'eigenaar');
+  l := tests.lid(org, 'lid');
+  perform beheer.koppeling_zetten(org, 'rest', true, false);
+  perform beheer.koppeling_zetten(org, 'mcp', true, false);
+  perform beheer.secties_zetten(org, array['team', 'prioriteiten', 'kpis', 'weektaken', 'reviews', 'financien'], true);
+  insert into app.modules (org_id, module, aan) values (org, 'zoeken', true);
+  insert into app.org_rechten (org_id, operatie, rol, recht) values (org, 'zoeken', 'coach', 'alles');
+
+  insert into app.teams (org_id, naam, leider_user_id) values (org, 'Verkoop', e) returning id into team;
+  update app.lidmaatschappen set team_id = team where org_id = org and user_id = l;
+  insert into app.processen (org_id, naam, eindverantwoordelijke_user_id) values (org, 'Verkopen', e) returning id into proces;
+  insert into app.rollen (org_id, proces_id, naam, user_id) values (org, proces, 'Accountmanager', l), (org, proces, 'Binnendienst', null);
+  insert into app.brand_labels (org_id, naam) values (org, 'Hoofdmerk') returning id into label;
+  insert into app.prioriteiten (org_id, soort, titel, eigenaar_user_id, kwartaal_start, team_id, aangemaakt_door)
+    values (org, 'rock', 'Omzet +10%', e, date '2026-04-01', team, e) returning id into prio;
+  insert into app.kernresultaten (org_id, prioriteit_id, titel, doelwaarde) values (org, prio, '10 nieuwe klanten', 10);
+  insert into app.kpis (org_id, naam, eigenaar_user_id, meetsoort, cadans) values (org, 'Leads', l, 'teller', 'week') returning id into kpi;
+  insert into app.kpi_kwartaaldoelen (org_id, kpi_id, kwartaal_start, doel) values (org, kpi, date '2026-04-01', 130);
+  insert into app.kpi_metingen (org_id, kpi_id, periode, periode_start, periode_eind, waarde)
+    values (org, kpi, '2026-W20', date '2026-05-11', date '2026-05-17', 12);
+  insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, aangemaakt_door, brand_label_id)
+    values (org, 'Website', e, date '2026-05-01', e, label) returning id into project;
+  insert into app.project_leden (org_id, project_id, user_id) values (org, project, l);
+  update app.organisaties set volgend_taaknummer = 2 where org_id = org;
+  insert into app.taken (org_id, nummer, omschrijving, prioriteit_id, eigenaar_user_id, aangemaakt_door)
+    values (org, 1, 'Offerte sturen', prio, l, e) returning id into taak;
+  insert into app.tags (org_id, naam) values (org, 'Sales') returning id into tag;
+  insert into app.taak_tags (org_id, taak_id, tag_id) values (org, taak, tag);
+  insert into app.bijlagen (org_id, taak_id, naam, tekst) values (org, taak, 'offerte.pdf', 'prijs');
+  insert into app.opmerkingen (org_id, taak_id, tekst, door_user_id) values (org, taak, 'Goed bezig', e);
+  insert into app.taak_geschiedenis (org_id, taak_id, soort, tijdstip, nieuw) values (org, taak, 'aangemaakt', now(), '{}');
+  insert into app.uren (org_id, user_id, datum, uren, taak_id) values (org, l, date '2026-05-12', 2, taak);
+  insert into app.weektaken (org_id, user_id, week, titel, prioriteit_id) values (org, l, '2026-W20', 'Bellen', prio);
+  insert into app.dagprioriteiten (org_id, user_id, datum, prioriteit_1) values (org, l, date '2026-05-14', 'Bellen');
+  insert into app.reflecties (org_id, user_id, soort, periode, goed, ingediend_op) values (org, l, 'maand', '2026-04', 'Veel', now());
+  insert into app.gesprekken (org_id, medewerker_user_id, leider_user_id, soort, datum) values (org, l, e, 'functionering', date '2026-03-01');
+  insert into app.waarderingen (org_id, periode, omzet) values (org, '2025', 1000000);
+  insert into app.sessienotities (org_id, datum, titel, soort, samenvatting, geschreven_door)
+    values (org, date '2026-05-01', 'Kwartaalsessie', 'kwartaal', 'Samen', tests.lid(org, 'coach')) returning id into notitie;
+  insert into app.sessie_actiepunten (org_id, notitie_id, tekst) values (org, notitie, 'Plan maken');
+  insert into app.strategie (org_id, bhag) values (org, 'Marktleider');
+  insert into app.strategie_voorstellen (org_id, velden, ingediend_door) values (org, '{}', e);
+  insert into app.meldingen (org_id, user_id, tekst) values (org, e, 'Webhook uit');
+  insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens) values (org, 'taak.klaar', now(), '{}') returning id into gebeurtenis;
+  insert into app_private.api_sleutels (org_id, user_id, hash, hint) values (org, e, sha256(convert_to(_naam, 'UTF8')), 'koers_live_…test');
+  insert into app_private.bevestigcodes (org_id, code, user_id, door, operatie, parameters, voorstel, aangemaakt_op, geldig_tot)
+    values (org, 'AAA-AAA', e, 'rest', 'project_aanmaken', '{}', '{}', now(), now());
+  insert into app_private.aanroepen (org_id, xid, door, operatie, status) values (org, '1'::xid8, 'rest', 'team', 200);
+  insert into app_private.webhooks (org_id, naam, url, gebeurtenissen, geheim, aangemaakt_door)
+    values (org, 'Zapier', 'https://hooks.example.com/koers', array['taak.klaar'], 'geheim', e) returning id into webhook;
+  insert into app_private.webhook_berichten (org_id, webhook_id, gebeurtenis_id) values (org, webhook, gebeurtenis) returning id into bericht;
+  insert into app_private.webhook_afleveringen (org_id, bericht_id, status_code) values (org, bericht, 200);
+  return org;
+end
+$$;
+
+create function tests.lid(_org uuid, _rol text) returns uuid
+language sql stable set search_path = '' as $$
+  select user_id from app.lidmaatschappen where org_id = _org and rol = _rol order by aangemaakt_op limit 1
+$$;
+
+-- Every table that carries org_id: the tenant tables.
+create view tests.tenant_tabellen as
+  select c.oid::regclass as tabel, n.nspname as schema, c.relname as naam
+  from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname in ('app', 'app_private') and c.relkind in ('r', 'p')
+    and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'org_id' and not a.attisdropped);
+
+grant execute on all functions in schema tests to koers_door;
+grant select on tests.tenant_tabellen to koers_door;
+
+select has_function('tests', 'wereld', array['text'], 'the test helpers exist');
+select * from finish();

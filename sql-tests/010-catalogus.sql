@@ -1,0 +1,59 @@
+-- The catalog itself: every tenant table has forced RLS, a policy, and org_id leading its
+-- primary key and every foreign key into another tenant table; the door role is powerless
+-- outside its policies; security-definer functions fix their search_path.
+begin;
+select plan(11);
+
+create temp view tenant_zonder_forced_rls as
+  select t.tabel::text from tests.tenant_tabellen t join pg_class c on c.oid = t.tabel
+  where not (c.relrowsecurity and c.relforcerowsecurity);
+create temp view tenant_zonder_policy as
+  select t.tabel::text from tests.tenant_tabellen t
+  where not exists (select 1 from pg_policy p where p.polrelid = t.tabel);
+create temp view tenant_zonder_org_voorop as
+  select t.tabel::text from tests.tenant_tabellen t
+  where (select a.attname from pg_constraint k
+         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+         where k.conrelid = t.tabel and k.contype = 'p') is distinct from 'org_id';
+create temp view fk_zonder_org_voorop as
+  select k.conname::text from pg_constraint k
+  join tests.tenant_tabellen van on van.tabel = k.conrelid
+  join tests.tenant_tabellen naar on naar.tabel = k.confrelid
+  where k.contype = 'f'
+    and ((select attname from pg_attribute where attrelid = k.conrelid and attnum = k.conkey[1]) <> 'org_id'
+      or (select attname from pg_attribute where attrelid = k.confrelid and attnum = k.confkey[1]) <> 'org_id');
+
+select ok((select count(*) from tests.tenant_tabellen) >= 40, 'the tenant tables are found (' || (select count(*) from tests.tenant_tabellen) || ')');
+select is_empty('select * from tenant_zonder_forced_rls', 'every tenant table has RLS enabled and forced');
+select is_empty('select * from tenant_zonder_policy', 'every tenant table has a policy');
+select is_empty('select * from tenant_zonder_org_voorop', 'org_id leads the primary key of every tenant table');
+select is_empty('select * from fk_zonder_org_voorop', 'org_id leads every foreign key between tenant tables');
+
+-- The checks can fail: a tenant table made carelessly is caught by each of them.
+create table app.slordig (org_id uuid, id uuid, primary key (id, org_id));
+select results_eq(
+  $$ select (select count(*) from tenant_zonder_forced_rls where tabel = 'app.slordig')
+          + (select count(*) from tenant_zonder_policy where tabel = 'app.slordig')
+          + (select count(*) from tenant_zonder_org_voorop where tabel = 'app.slordig') $$,
+  array[3::bigint], 'a table without forced RLS, policy or leading org_id is reported by all three checks');
+
+select is((select rolsuper or rolbypassrls or rolcreaterole or rolcreatedb from pg_roles where rolname = 'koers_door'),
+  false, 'koers_door is not superuser, has no BYPASSRLS and cannot create roles or databases');
+select is_empty($$ select c.oid::regclass::text from pg_class c where c.relowner = 'koers_door'::regrole
+                   union all select p.oid::regprocedure::text from pg_proc p where p.proowner = 'koers_door'::regrole $$,
+  'koers_door owns no table and no function');
+select is_empty($$ select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                   where n.nspname in ('api', 'app_hidden', 'beheer')
+                     and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%') $$,
+  'every function of Koers fixes its search_path');
+select is_empty($$ select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                   where n.nspname in ('api', 'app_hidden', 'beheer') and p.prosecdef
+                     and p.proowner <> 'koers_definer'::regrole $$,
+  'every security-definer function is owned by koers_definer');
+select is_empty($$ select c.relname::text from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                   where n.nspname = 'app_private' and c.relkind = 'r'
+                     and has_table_privilege('koers_door', c.oid, 'select, insert, update, delete') $$,
+  'koers_door has no privilege on any table of app_private');
+
+select * from finish();
+rollback;

@@ -1,0 +1,139 @@
+// Every `koers` CLI command, run as a real process against the test database.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { startKoers, testDatabase, vraag, type Koers, type TestDb } from "./hulp.ts";
+
+const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
+let db: TestDb, koers: Koers;
+
+function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; uit: string; fout: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: db.url, ...env } });
+    let uit = "", fout = "";
+    p.stdout.on("data", (d) => (uit += d));
+    p.stderr.on("data", (d) => (fout += d));
+    p.on("close", (code) => resolve({ code: code ?? 1, uit, fout }));
+  });
+}
+async function json(args: string[]) {
+  const r = await koersCli([...args, "--json"]);
+  assert.equal(r.code, 0, r.fout);
+  return JSON.parse(r.uit);
+}
+
+before(async () => {
+  db = await testDatabase();
+  koers = await startKoers(db.url);
+});
+after(async () => {
+  await koers.stop();
+  await db.ruimOp();
+});
+
+describe("koers CLI", () => {
+  let org: string, anna: string, sleutel: string, sleutelId: string;
+
+  it("org create", async () => {
+    const r = await json(["org", "create", "--naam", "Bakkerij Koers"]);
+    assert.equal(r.naam, "Bakkerij Koers");
+    assert.equal(r.tijdzone, "Europe/Amsterdam");
+    org = r.org_id;
+    const tekst = await koersCli(["org", "create", "--naam", "Tweede BV", "--tijdzone", "Europe/London"]);
+    assert.equal(tekst.code, 0);
+    assert.match(tekst.uit, /organisation created: Tweede BV \(org_id [0-9a-f-]{36}\)/);
+  });
+
+  it("user create, with team and function title; by organisation name too", async () => {
+    const r = await json(["user", "create", "--org", org, "--naam", "Anna de Vries", "--email", "anna@bakkerij.nl",
+      "--rol", "eigenaar", "--functietitel", "Directeur", "--team", "Directie", "--wachtwoord", "geheim123"]);
+    assert.deepEqual({ ...r, user_id: undefined }, { user_id: undefined, naam: "Anna de Vries", email: "anna@bakkerij.nl",
+      rol: "eigenaar", functietitel: "Directeur", team: "Directie" });
+    anna = r.user_id;
+    const [acc] = await db.sql`select wachtwoord_hash from app.accounts where id = ${anna}`;
+    assert.match(acc!.wachtwoord_hash, /^scrypt\$/);
+    const bram = await json(["user", "create", "--org", "Bakkerij Koers", "--naam", "Bram", "--email", "bram@bakkerij.nl", "--rol", "lid"]);
+    assert.equal(bram.team, null);
+  });
+
+  it("key create prints the key once; only its hash is stored", async () => {
+    const r = await json(["key", "create", "--org", org, "--user", "anna@bakkerij.nl"]);
+    assert.match(r.sleutel, /^koers_live_[0-9A-Za-z]{38}$/);
+    sleutel = r.sleutel;
+    sleutelId = r.key_id;
+    const [rij] = await db.sql`select encode(hash, 'hex') as h, hint from app_private.api_sleutels where id = ${sleutelId}`;
+    assert.equal(rij!.h.length, 64);
+    assert.ok(!JSON.stringify(rij).includes(sleutel.slice(11, 40)));
+    assert.equal(rij!.hint, `koers_live_…${sleutel.slice(-4)}`);
+  });
+
+  it("door set and section release make the key work; withdraw and --alleen-lezen change it", async () => {
+    assert.equal((await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel })).body.fout.code, "koppeling_uit");
+    assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan"]),
+      { org_id: org, door: "rest", aan: true, alleen_lezen: false });
+    assert.equal((await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel })).status, 200);
+    assert.deepEqual(await json(["section", "release", "--org", org, "team", "prioriteiten"]), { team: true, prioriteiten: true });
+    assert.equal((await vraag(koers.basis, "GET", "/api/v1/team", { sleutel, query: { org_id: org } })).status, 200);
+    assert.deepEqual(await json(["section", "withdraw", "--org", org, "team"]), { team: false, prioriteiten: true });
+    assert.equal((await vraag(koers.basis, "GET", "/api/v1/team", { sleutel, query: { org_id: org } })).body.fout.code, "onderdeel_uit");
+    assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan", "--alleen-lezen"]),
+      { org_id: org, door: "rest", aan: true, alleen_lezen: true });
+    const w = await vraag(koers.basis, "POST", "/api/v1/project-aanmaken",
+      { sleutel, body: { org_id: org, titel: "X", eigenaar_user_id: anna } });
+    assert.equal(w.body.fout.code, "alleen_lezen");
+    assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan"]),
+      { org_id: org, door: "rest", aan: true, alleen_lezen: true }, "read only stays unless --schrijven");
+    assert.equal((await json(["door", "set", "--org", org, "--door", "rest", "--aan", "--schrijven"])).alleen_lezen, false);
+  });
+
+  it("log shows the calls, refused ones included, newest first", async () => {
+    const rijen = await json(["log", "--org", org, "--limit", "3"]);
+    assert.equal(rijen.length, 3);
+    assert.deepEqual(rijen.map((r: { operatie: string; fout_code: string | null }) => [r.operatie, r.fout_code]), [
+      ["project_aanmaken", "alleen_lezen"], ["team", "onderdeel_uit"], ["team", null],
+    ]);
+    const tekst = await koersCli(["log", "--org", org]);
+    assert.match(tekst.uit, /rest 403 alleen_lezen\s+project_aanmaken/);
+  });
+
+  it("key revoke", async () => {
+    const r = await json(["key", "revoke", "--key-id", sleutelId]);
+    assert.equal(r.key_id, sleutelId);
+    assert.equal((await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel })).body.fout.code, "sleutel_ingetrokken");
+  });
+
+  it("migrate and --help", async () => {
+    assert.deepEqual(await json(["migrate"]), { gemigreerd: true });
+    const h = await koersCli(["--help"]);
+    assert.equal(h.code, 0);
+    for (const c of ["org create", "user create", "key create", "key revoke", "door set", "section release", "log"]) {
+      assert.ok(h.uit.includes(`koers ${c}`), c);
+    }
+  });
+
+  const fouten: [string, string[], number, RegExp][] = [
+    ["an unknown command", ["frobnicate"], 2, /unknown command "frobnicate"/],
+    ["an unknown option", ["org", "create", "--nam", "X"], 2, /Unknown option '--nam'/],
+    ["a missing required option", ["org", "create"], 2, /--naam is required/],
+    ["an unknown organisation", ["user", "create", "--org", "Niemand BV", "--naam", "X", "--email", "x@y.nl", "--rol", "lid"], 1, /Organisatie Niemand BV bestaat niet/],
+    ["an unknown role", ["user", "create", "--org", "Bakkerij Koers", "--naam", "X", "--email", "x@y.nl", "--rol", "baas"], 1, /Rol moet eigenaar/],
+    ["a bad e-mail address", ["user", "create", "--org", "Bakkerij Koers", "--naam", "X", "--email", "x", "--rol", "lid"], 1, /geen e-mailadres/],
+    ["a member added twice", ["user", "create", "--org", "Bakkerij Koers", "--naam", "A", "--email", "ANNA@bakkerij.nl", "--rol", "lid"], 1, /al lid/],
+    ["a key for a non-member", ["key", "create", "--org", "Bakkerij Koers", "--user", "niemand@x.nl"], 1, /geen lid/],
+    ["an unknown key id", ["key", "revoke", "--key-id", "00000000-0000-0000-0000-000000000000"], 1, /bestaat niet/],
+    ["a key id that is no uuid", ["key", "revoke", "--key-id", "abc"], 2, /uuid/],
+    ["both --aan and --uit", ["door", "set", "--org", "Bakkerij Koers", "--door", "rest", "--aan", "--uit"], 2, /exactly one/],
+    ["an unknown door", ["door", "set", "--org", "Bakkerij Koers", "--door", "soap", "--aan"], 1, /rest of mcp/],
+    ["an unknown section", ["section", "release", "--org", "Bakkerij Koers", "geheimen"], 1, /Onbekend onderdeel geheimen/],
+    ["no section", ["section", "release", "--org", "Bakkerij Koers"], 2, /at least one section/],
+    ["a bad --limit", ["log", "--org", "Bakkerij Koers", "--limit", "nul"], 2, /--limit/],
+  ];
+  for (const [geval, args, code, melding] of fouten) {
+    it(`refuses ${geval} with a clear message and exit ${code}`, async () => {
+      const r = await koersCli(args);
+      assert.equal(r.code, code, r.uit + r.fout);
+      assert.match(r.fout, melding);
+    });
+  }
+});
