@@ -3,7 +3,7 @@
 -- "Now" for every figure. The test clock (setting koers.nu, from KOERS_NOW) replaces it
 -- everywhere, so every figure is reproducible.
 create function app_hidden.nu() returns timestamptz
-language sql stable parallel safe set search_path = '' as $$
+language sql stable parallel safe as $$
   select coalesce(nullif(current_setting('koers.nu', true), '')::timestamptz, now())
 $$;
 
@@ -18,7 +18,7 @@ end
 $$;
 
 create function app_hidden.ongeldig(parameter text, bericht text) returns void
-language sql immutable set search_path = '' as $$
+language sql immutable as $$
   select app_hidden.fout('ongeldige_parameters', bericht, parameter)
 $$;
 
@@ -84,29 +84,33 @@ $$;
 
 -- Dates in the organisation's time zone.
 create function app_hidden.vandaag(org uuid) returns date
-language sql stable set search_path = '' as $$
-  select (app_hidden.nu() at time zone o.tijdzone)::date from app.organisaties o where o.org_id = org
+language plpgsql stable set search_path = '' as $$
+begin
+  return (select (app_hidden.nu() at time zone o.tijdzone)::date from app.organisaties o where o.org_id = org);
+end
 $$;
 
 create function app_hidden.kwartaal_label(d date) returns text
-language sql immutable parallel safe set search_path = '' as $$
+language sql immutable parallel safe as $$
   select format('Q%s-%s', extract(quarter from d), extract(year from d))
 $$;
 
 create function app_hidden.iso_week(d date) returns text
-language sql immutable parallel safe set search_path = '' as $$
+language sql immutable parallel safe as $$
   select to_char(d, 'IYYY-"W"IW')
 $$;
 
 create function app_hidden.persoon(org uuid, u uuid) returns jsonb
-language sql stable set search_path = '' as $$
-  select jsonb_build_object('user_id', a.id, 'naam', a.naam)
-  from app.accounts a join app.lidmaatschappen l on l.user_id = a.id and l.org_id = org
-  where a.id = u
+language plpgsql stable set search_path = '' as $$
+begin
+  return (select jsonb_build_object('user_id', a.id, 'naam', a.naam)
+          from app.accounts a join app.lidmaatschappen l on l.user_id = a.id and l.org_id = org
+          where a.id = u);
+end
 $$;
 
 -- One field of a proposal: what stands now and what it becomes.
 create function app_hidden.veld(nu jsonb, wordt jsonb) returns jsonb
-language sql immutable set search_path = '' as $$
+language sql immutable as $$
   select jsonb_build_object('nu', coalesce(nu, 'null'), 'wordt', coalesce(wordt, 'null'))
 $$;

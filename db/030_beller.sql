@@ -4,57 +4,73 @@
 -- which only accepts a row written in this very transaction (by xid), so a forged setting
 -- impersonates nobody.
 
+-- PL/pgSQL keeps its plans for the session; a SQL function with a SET clause would be planned
+-- anew at every call site of every query, and the policies call these in every query.
 create function app_hidden.beller() returns app_hidden.aanroep_start
-language sql stable security definer set search_path = '' as $$
-  select a.id, a.org_id, a.user_id, a.rol, a.sleutel_id, a.door, a.operatie,
-         null::boolean, null::integer, null::jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  s app_hidden.aanroep_start;
+  wijzer text := current_setting('koers.aanroep', true);
+begin
+  if coalesce(wijzer, '') = '' then return s; end if;
+  select a.id, a.org_id, a.user_id, a.rol, a.sleutel_id, a.door, a.operatie into
+         s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie
   from app_private.aanroepen a
-  where a.org_id = nullif(split_part(current_setting('koers.aanroep', true), '/', 1), '')::uuid
-    and a.id = nullif(split_part(current_setting('koers.aanroep', true), '/', 2), '')::uuid
-    and a.xid = pg_current_xact_id_if_assigned()
+  where a.org_id = split_part(wijzer, '/', 1)::uuid and a.id = split_part(wijzer, '/', 2)::uuid
+    and a.xid = pg_current_xact_id_if_assigned();
+  return s;
+end
 $$;
 
+-- Inlined wrappers (no SET clause, so the planner can inline them).
 create function app_hidden.huidige_org() returns uuid
-language sql stable set search_path = '' as $$ select (app_hidden.beller()).org_id $$;
+language sql stable as $$ select (app_hidden.beller()).org_id $$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
-language sql stable set search_path = '' as $$ select (app_hidden.beller()).user_id $$;
+language sql stable as $$ select (app_hidden.beller()).user_id $$;
 
 create function app_hidden.huidige_rol() returns text
-language sql stable set search_path = '' as $$ select (app_hidden.beller()).rol $$;
+language sql stable as $$ select (app_hidden.beller()).rol $$;
 
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
-language sql stable security definer set search_path = '' as $$
-  select coalesce(
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return coalesce(
     (select r.recht from app.org_rechten r
      where r.org_id = _org and r.operatie = _operatie and r.rol = _rol),
     (select r.recht from app.rol_rechten r where r.operatie = _operatie and r.rol = _rol),
-    'geen')
+    'geen');
+end
 $$;
 
 -- The caller's right on an operation ('alles', 'eigen' or 'geen').
 create function app_hidden.mijn_recht(_operatie text) returns text
-language sql stable set search_path = '' as $$
-  select app_hidden.recht(b.org_id, b.rol, _operatie) from app_hidden.beller() b
+language plpgsql stable set search_path = '' as $$
+declare b app_hidden.aanroep_start := app_hidden.beller();
+begin
+  return app_hidden.recht(b.org_id, b.rol, _operatie);
+end
 $$;
 
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it.
 create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select coalesce((
-    select exists (select 1 from app.secties s
-                   where s.org_id = b.org_id and s.sectie = _sectie and s.vrijgegeven)
-       and exists (select 1 from app.operaties o
-                   where o.sectie = _sectie and not o.schrijft
-                     and app_hidden.recht(b.org_id, b.rol, o.naam) <> 'geen')
-    from app_hidden.beller() b), false)
+language plpgsql stable security definer set search_path = '' as $$
+declare b app_hidden.aanroep_start := app_hidden.beller();
+begin
+  return b.org_id is not null
+     and exists (select 1 from app.secties s
+                 where s.org_id = b.org_id and s.sectie = _sectie and s.vrijgegeven)
+     and exists (select 1 from app.operaties o
+                 where o.sectie = _sectie and not o.schrijft
+                   and app_hidden.recht(b.org_id, b.rol, o.naam) <> 'geen');
+end
 $$;
 
 create function app_hidden.weiger(s app_hidden.aanroep_start, _code text, _bericht text,
                                   _parameter text default null)
-returns app_hidden.aanroep_start language sql stable set search_path = '' as $$
+returns app_hidden.aanroep_start language sql stable as $$
   select s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie, s.schrijft,
          (select f.status from app.foutcodes f where f.code = _code),
          jsonb_strip_nulls(jsonb_build_object('code', _code, 'bericht', _bericht, 'parameter', _parameter))

@@ -37,8 +37,9 @@ create policy "members see the brand labels of their organisation" on app.brand_
 
 -- Projects: section prioriteiten; a private (besloten) project only for those who work on it.
 create function app_hidden.werkt_aan_project(_org uuid, _project uuid) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select exists (select 1 from app.projecten p
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return exists (select 1 from app.projecten p
                  where p.org_id = _org and p.id = _project
                    and p.eigenaar_user_id = app_hidden.huidige_gebruiker())
       or exists (select 1 from app.project_leden l
@@ -46,7 +47,8 @@ language sql stable security definer set search_path = '' as $$
                    and l.user_id = app_hidden.huidige_gebruiker())
       or exists (select 1 from app.taken t
                  where t.org_id = _org and t.project_id = _project
-                   and t.eigenaar_user_id = app_hidden.huidige_gebruiker())
+                   and t.eigenaar_user_id = app_hidden.huidige_gebruiker());
+end
 $$;
 
 grant select on app.projecten, app.project_leden to koers_door;

@@ -2,7 +2,9 @@
 -- or open), open roles and members without a role. `team`/`teams` only when the organisation
 -- has teams.
 create function api.team(p jsonb) returns jsonb
-language sql stable set search_path = '' as $$
+language plpgsql stable set search_path = '' as $$
+begin
+  return (
   with org as (
     select app_hidden.huidige_org() as id,
            exists (select 1 from app.teams t where t.org_id = app_hidden.huidige_org()) as heeft_teams
@@ -54,5 +56,6 @@ language sql stable set search_path = '' as $$
                           order by t.naam, t.id)
          from app.teams t where t.org_id = org.id))
        else '{}' end
-  from org
+  from org);
+end
 $$;

@@ -5,23 +5,25 @@
 -- may not see row by row (a member sees only their own hours, yet the project's total).
 create function app_hidden.project_cijfers(_org uuid, _project uuid,
                                            out open_taken integer, out uren numeric)
-language sql stable security definer set search_path = '' as $$
-  select
-    (select count(*)::integer from app.taken t
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if _org is distinct from app_hidden.huidige_org() then return; end if;
+  open_taken := (select count(*)::integer from app.taken t
      where t.org_id = _org and t.project_id = _project and t.verwijderd_op is null
-       and t.stand not in ('voltooid', 'vervallen')),
-    (select coalesce(sum(u.uren), 0) from app.uren u
+       and t.stand not in ('voltooid', 'vervallen'));
+  uren := (select coalesce(sum(u.uren), 0) from app.uren u
      where u.org_id = _org
        and (u.project_id = _project
             or u.taak_id in (select t.id from app.taken t
-                             where t.org_id = _org and t.project_id = _project)))
-  where _org = app_hidden.huidige_org()
+                             where t.org_id = _org and t.project_id = _project)));
+end
 $$;
 
 -- A project as every answer shows it (project_aanmaken, projecten).
 create function app_hidden.project_weergave(_org uuid, _project uuid) returns jsonb
-language sql stable set search_path = '' as $$
-  select jsonb_build_object(
+language plpgsql stable set search_path = '' as $$
+begin
+  return (select jsonb_build_object(
     'id', p.id, 'titel', p.titel, 'omschrijving', p.omschrijving,
     'eigenaar', app_hidden.persoon(p.org_id, p.eigenaar_user_id),
     'looptijd', jsonb_build_object('van', p.startdatum, 'tot', p.deadline),
@@ -29,7 +31,8 @@ language sql stable set search_path = '' as $$
     'open_taken', c.open_taken,
     'uren', c.uren)
   from app.projecten p, app_hidden.project_cijfers(p.org_id, p.id) c
-  where p.org_id = _org and p.id = _project
+  where p.org_id = _org and p.id = _project);
+end
 $$;
 
 create function api.project_aanmaken(p jsonb) returns jsonb

@@ -43,9 +43,11 @@ select is_empty($$ select c.oid::regclass::text from pg_class c where c.relowner
                    union all select p.oid::regprocedure::text from pg_proc p where p.proowner = 'koers_door'::regrole $$,
   'koers_door owns no table and no function');
 select is_empty($$ select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                   join pg_language l on l.oid = p.prolang
                    where n.nspname in ('api', 'app_hidden', 'beheer')
+                     and (p.prosecdef or l.lanname <> 'sql')
                      and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%') $$,
-  'every function of Koers fixes its search_path');
+  'every security-definer and every PL/pgSQL function fixes its search_path');
 select is_empty($$ select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
                    where n.nspname in ('api', 'app_hidden', 'beheer') and p.prosecdef
                      and p.proowner <> 'koers_definer'::regrole $$,

@@ -1,0 +1,101 @@
+// What one door call costs. Prints figures; not a timed test.
+//   npm run bench                    (own throwaway cluster)
+//   BENCH_DATABASE_URL=postgres://... npm run bench   (a server of your choice; a database is created)
+// Measures, on the same connection pool and concurrency:
+//   1. a plain query (the floor: one round trip, no work),
+//   2. api.aanroep for `team` in SQL (key, three conditions, RLS, operation, call log),
+//   3. the same over HTTP (GET /api/v1/team), with latency percentiles,
+//   4. the PostgreSQL transactions per HTTP request (one statement = one transaction).
+import crypto from "node:crypto";
+import postgres from "postgres";
+import { migreer } from "../src/db/migreer.ts";
+import { deurUrl, verbind } from "../src/db/verbinding.ts";
+import { bouwRest } from "../src/rest.ts";
+import { maakSleutel } from "../src/sleutel.ts";
+import { startCluster, type Cluster } from "../test/cluster.ts";
+import type { AddressInfo } from "node:net";
+
+const DUUR_MS = Number(process.env.BENCH_MS ?? 5000);
+const GELIJKTIJDIG = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+async function meet(naam: string, werk: () => Promise<unknown>): Promise<{ perSeconde: number; lat: number[] }> {
+  const lat: number[] = [];
+  const eind = Date.now() + DUUR_MS;
+  await Promise.all(Array.from({ length: GELIJKTIJDIG }, async () => {
+    while (Date.now() < eind) {
+      const t = performance.now();
+      await werk();
+      lat.push(performance.now() - t);
+    }
+  }));
+  lat.sort((a, b) => a - b);
+  const perSeconde = lat.length / (DUUR_MS / 1000);
+  const p = (q: number) => lat[Math.min(lat.length - 1, Math.floor(q * lat.length))]!.toFixed(2);
+  console.log(`${naam.padEnd(34)} ${perSeconde.toFixed(0).padStart(7)} /s   p50 ${p(0.5)} ms  p95 ${p(0.95)} ms  p99 ${p(0.99)} ms`);
+  return { perSeconde, lat };
+}
+
+let cluster: Cluster | null = null;
+let serverUrl: (db: string) => string;
+if (process.env.BENCH_DATABASE_URL) {
+  const b = new URL(process.env.BENCH_DATABASE_URL);
+  serverUrl = (db) => { const u = new URL(b); u.pathname = `/${db}`; return u.toString(); };
+} else {
+  console.log("starting a throwaway PostgreSQL cluster (set BENCH_DATABASE_URL to use another server)");
+  cluster = await startCluster();
+  serverUrl = cluster.url;
+}
+const dbNaam = `koers_bench_${crypto.randomBytes(4).toString("hex")}`;
+const beheer = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
+await beheer.unsafe(`create database ${dbNaam}`);
+const url = serverUrl(dbNaam);
+try {
+  await migreer(url);
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const [{ r: org }] = await admin`select beheer.org_aanmaken('Bench BV') as r` as unknown as [{ r: { org_id: string } }];
+  const [{ r: lid }] = await admin`select beheer.lid_aanmaken(${org.org_id}, 'Bea', 'bea@bench.test', 'lid') as r` as unknown as [{ r: { user_id: string } }];
+  for (let i = 0; i < 20; i++) await admin`select beheer.lid_aanmaken(${org.org_id}, ${"Lid " + i}, ${`lid${i}@bench.test`}, 'lid')`;
+  const k = maakSleutel();
+  await admin`select beheer.sleutel_aanmaken(${org.org_id}, ${lid.user_id}, ${k.hash}, ${k.hint})`;
+  await admin`select beheer.koppeling_zetten(${org.org_id}, 'rest', true, false)`;
+  await admin`select beheer.secties_zetten(${org.org_id}, array['team'], true)`;
+
+  const deur = verbind(deurUrl(url), { now: null, naam: "bench", max: GELIJKTIJDIG });
+  const app = bouwRest(deur, { bodyLimit: 256 * 1024 });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const basis = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const params = { org_id: org.org_id };
+
+  console.log(`\n${GELIJKTIJDIG} concurrent callers, ${DUUR_MS / 1000} s each, PostgreSQL ${(await admin`show server_version`)[0]!.server_version}`);
+  const vloer = await meet("plain query (floor)", () => deur`select ${org.org_id}::uuid as id`);
+  // What the issue compares against: the caller set by separate statements in a transaction.
+  await meet("BEGIN; set_config; select; COMMIT", () => deur.begin(async (tx) => {
+    await tx`select set_config('koers.org', ${org.org_id}, true)`;
+    await tx`select current_setting('koers.org')::uuid as id`;
+  }));
+  const wieBenIk = await meet("api.aanroep wie_ben_ik, in SQL", () =>
+    deur`select api.aanroep('rest', ${k.hash}, 'wie_ben_ik', '{}'::jsonb, null) as r`);
+  const sqlAanroep = await meet("api.aanroep team (21 members), SQL", () =>
+    deur`select api.aanroep('rest', ${k.hash}, 'team', ${deur.json(params)}, null) as r`);
+  await new Promise((r) => setTimeout(r, 700)); // statistics are flushed at most every 500 ms
+  const [voor] = await admin`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`;
+  const http = await meet("GET /api/v1/team over HTTP", () =>
+    fetch(`${basis}/api/v1/team?org_id=${org.org_id}`, { headers: { authorization: `Bearer ${k.sleutel}` } }).then((r) => r.text()));
+  await new Promise((r) => setTimeout(r, 700)); // statistics are flushed at most every 500 ms
+  const [na] = await admin`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`;
+
+  console.log(`\napi.aanroep wie_ben_ik (key, three conditions, call-log row written and completed) runs at ` +
+    `${(100 * wieBenIk.perSeconde / vloer.perSeconde).toFixed(0)}% of a plain query; team at ` +
+    `${(100 * sqlAanroep.perSeconde / vloer.perSeconde).toFixed(0)}%`);
+  console.log(`transactions per HTTP request: ${((Number(na!.n) - Number(voor!.n)) / http.lat.length).toFixed(3)} ` +
+    `(${Number(na!.n) - Number(voor!.n)} for ${http.lat.length} requests; statistics may include a few of the database's own)`);
+  const log = await admin`select count(*)::int as n from app_private.aanroepen`;
+  console.log(`call-log rows written: ${log[0]!.n}`);
+  await app.close();
+  await deur.end();
+  await admin.end();
+} finally {
+  await beheer.unsafe(`drop database if exists ${dbNaam} with (force)`);
+  await beheer.end();
+  await cluster?.stop();
+}
