@@ -1,0 +1,100 @@
+-- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
+-- the call log (refused calls too), and the two-step rule, all in SQL.
+begin;
+select plan(29);
+
+select tests.wereld('Alfa BV') as alfa \gset
+select tests.wereld('Beta BV') as beta \gset
+-- The fixture key of each world hashes its name (tests.wereld).
+select sha256(convert_to('Alfa BV', 'UTF8')) as sleutel \gset
+select tests.lid(:'alfa', 'eigenaar') as eigenaar \gset
+select tests.lid(:'alfa', 'lid') as lid \gset
+
+create function pg_temp.roep(_op text, _p jsonb, _sleutel bytea default null, _voorfout jsonb default null) returns jsonb
+language plpgsql as $$
+declare r jsonb;
+begin
+  set local role koers_door;
+  r := api.aanroep('rest', _sleutel, _op, _p, _voorfout);
+  reset role;
+  return r;
+end
+$$;
+
+-- The caller cannot be forged ----------------------------------------------------------------
+set local role koers_door;
+select is(app_hidden.huidige_org(), null, 'without a call there is no caller');
+select is((select count(*) from app.lidmaatschappen), 0::bigint, 'and no member is visible');
+select throws_ok($$ select app_hidden.als(null, null) $$, '42501', null, 'the door cannot impersonate a member');
+select throws_ok($$ select * from app_private.aanroepen $$, '42501', null, 'the door cannot read the call log');
+select throws_ok($$ select * from app_private.api_sleutels $$, '42501', null, 'the door cannot read the keys');
+reset role;
+-- A call-log row of another transaction (xid 1, from the fixture) does not count as the caller.
+select set_config('koers.aanroep', :'alfa' || '/' ||
+  (select id from app_private.aanroepen where org_id = :'alfa' and xid = '1'::xid8), true);
+set local role koers_door;
+select is(app_hidden.huidige_org(), null, 'a setting pointing at another transaction''s call impersonates nobody');
+select is((select count(*) from app.lidmaatschappen), 0::bigint, 'and shows nothing');
+reset role;
+select set_config('koers.aanroep', '', true);
+
+-- Refusals, in order ----------------------------------------------------------------------
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa')) -> 'status', '401', 'no key: 401');
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa')) #>> '{body,fout,code}', 'geen_sleutel', 'no key: geen_sleutel');
+select is((select fout_code from app_private.aanroepen_zonder_org order by tijdstip desc limit 1), 'geen_sleutel',
+  'a call without a key is logged without organisation');
+select is(pg_temp.roep('teams', jsonb_build_object('org_id', :'alfa'), :'sleutel') #>> '{body,fout,code}', 'onbekend_endpoint',
+  'an unknown operation: onbekend_endpoint, even with a good key');
+select is(pg_temp.roep('organisaties', '{}', :'sleutel') #>> '{body,fout,code}', 'onbekend_endpoint',
+  'organisaties exists only on the AI connection');
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'beta'), :'sleutel') #>> '{body,fout,code}', 'verkeerde_organisatie',
+  'another organisation''s id: verkeerde_organisatie');
+update app.koppelingen set aan = false where org_id = :'alfa' and door = 'rest';
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'beta'), :'sleutel') #>> '{body,fout,code}', 'verkeerde_organisatie',
+  'verkeerde_organisatie comes before koppeling_uit');
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa'), :'sleutel') #>> '{body,fout,code}', 'koppeling_uit',
+  'door off: koppeling_uit');
+update app.koppelingen set aan = true where org_id = :'alfa' and door = 'rest';
+update app.secties set vrijgegeven = false where org_id = :'alfa' and sectie = 'team';
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa'), :'sleutel') #>> '{body,fout,code}', 'onderdeel_uit',
+  'section not released: onderdeel_uit');
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa'), :'sleutel', '{"code":"ongeldige_parameters","bericht":"x","parameter":"y"}')
+  #>> '{body,fout,code}', 'onderdeel_uit', 'onderdeel_uit comes before a parameter error');
+update app.secties set vrijgegeven = true where org_id = :'alfa' and sectie = 'team';
+update app.koppelingen set alleen_lezen = true where org_id = :'alfa' and door = 'rest';
+select is(pg_temp.roep('project_aanmaken', jsonb_build_object('org_id', :'alfa', 'titel', 'X', 'eigenaar_user_id', :'lid'), :'sleutel')
+  #>> '{body,fout,code}', 'alleen_lezen', 'a write on a read-only door: alleen_lezen');
+select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa'), :'sleutel') -> 'status', '200', 'a read on a read-only door works');
+update app.koppelingen set alleen_lezen = false where org_id = :'alfa' and door = 'rest';
+select is(pg_temp.roep('team', '{}', :'sleutel') #> '{body,fout}',
+  '{"code": "ongeldige_parameters", "bericht": "org_id is verplicht.", "parameter": "org_id"}', 'org_id is required');
+select is((select array[status::text, fout_code, operatie] from app_private.aanroepen
+           where org_id = :'alfa' and operatie <> 'test' order by tijdstip desc limit 1),
+  array['400', 'ongeldige_parameters', 'team'], 'refused calls are in the organisation''s log with status and code');
+
+-- Two steps ---------------------------------------------------------------------------------
+create temp table stap (n int, r jsonb);
+grant all on stap to koers_door;
+insert into stap select 1, pg_temp.roep('project_aanmaken',
+  jsonb_build_object('org_id', :'alfa', 'titel', 'Nieuw magazijn', 'eigenaar_user_id', :'lid'), :'sleutel');
+select is((select r -> 'status' from stap where n = 1), '200', 'the first call answers with a proposal');
+select is((select count(*) from app.projecten where titel = 'Nieuw magazijn'), 0::bigint, 'the first call changes nothing');
+select is((select count(*) from app.audit_log where tabel = 'projecten' and rij ->> 'titel' = 'Nieuw magazijn'), 0::bigint,
+  'not even the audit log');
+insert into stap select 2, pg_temp.roep('project_aanmaken',
+  jsonb_build_object('org_id', :'alfa', 'titel', 'Nieuw magazijn', 'eigenaar_user_id', :'lid',
+                     'bevestigcode', (select r #>> '{body,bevestigcode}' from stap where n = 1)), :'sleutel');
+select is((select r #> '{body,uitgevoerd}' from stap where n = 2), 'true', 'the second call writes');
+select is((select count(*) from app.projecten where titel = 'Nieuw magazijn'), 1::bigint, 'exactly once');
+insert into stap select 3, pg_temp.roep('project_aanmaken',
+  jsonb_build_object('org_id', :'alfa', 'titel', 'Nieuw magazijn', 'eigenaar_user_id', :'lid',
+                     'bevestigcode', (select r #>> '{body,bevestigcode}' from stap where n = 1)), :'sleutel');
+select is((select r -> 'body' from stap where n = 3), (select r -> 'body' from stap where n = 2),
+  'confirming again returns the first result');
+select is((select count(*) from app.projecten where titel = 'Nieuw magazijn'), 1::bigint, 'and writes nothing');
+select is((select count(*) from app.audit_log where tabel = 'projecten' and rij ->> 'titel' = 'Nieuw magazijn'
+           and aanroep_id is not null and user_id = :'eigenaar'), 1::bigint,
+  'the audit log ties the write to the call and the caller');
+
+select * from finish();
+rollback;

@@ -1,0 +1,18 @@
+-- The test clock: one function reads "now", and koers.nu replaces it everywhere.
+begin;
+select plan(5);
+
+select ok(app_hidden.nu() = now(), 'without a test clock, nu() is now()');
+set local koers.nu = '2026-05-13T23:30:00Z';
+select is(app_hidden.nu(), '2026-05-13T23:30:00Z'::timestamptz, 'koers.nu freezes now');
+select tests.wereld('Klok BV') as org \gset
+select is(app_hidden.vandaag(:'org'), date '2026-05-14', 'today is counted in the organisation''s time zone (Amsterdam)');
+update app.organisaties set tijdzone = 'America/New_York' where org_id = :'org';
+select is(app_hidden.vandaag(:'org'), date '2026-05-13', 'and follows a different time zone');
+select is_empty($$ select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                   where n.nspname in ('api', 'app_hidden', 'beheer') and p.prosrc ~* '\m(now|current_date|current_timestamp|localtimestamp)\M\s*\(?'
+                     and p.proname <> 'nu' $$,
+  'no function reads the clock but app_hidden.nu()');
+
+select * from finish();
+rollback;
