@@ -32,10 +32,13 @@ export const param = {
     if (o.patroon) s = s.regex(o.patroon, o.uitleg ?? "heeft niet de juiste vorm");
     return maak("string", s, toelichting, o);
   },
-  /** A string, or null to clear the value. */
-  text: (toelichting: string, o: Opties = {}) =>
+  /** A string, or null to clear the value; with getal, a number (or numeric string) or null. */
+  text: (toelichting: string, o: Opties & { getal?: boolean } = {}) =>
     ({ ...maak("text", z.string().nullable(), toelichting, o),
-       schema: z.union([z.null(), z.preprocess(leegIsAfwezig, z.string().optional())]) }),
+       schema: z.union([z.null(), z.preprocess(leegIsAfwezig, o.getal
+         ? z.preprocess((v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v),
+             z.number({ invalid_type_error: "moet een getal of null zijn" }).finite().optional())
+         : z.string().optional())]) }),
   integer: (toelichting: string, o: Opties & { min?: number; max?: number } = {}) =>
     maak("integer", z.preprocess(
       (v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v),

@@ -20,6 +20,11 @@ export interface Operatie {
 
 const datum = { patroon: /^\d{4}-\d{2}-\d{2}$/, uitleg: "moet een datum zijn als jjjj-mm-dd" };
 
+const week = { patroon: /^(\d{4}-W\d{2}|deze|volgende)$/, uitleg: "moet een ISO-week zijn als 2026-W07, of deze of volgende" };
+const kwartaal = { patroon: /^Q[1-4]-\d{4}$/, uitleg: "moet een kwartaal zijn als Q2-2026" };
+const herhalen = ["dag", "week", "maand", "kwartaal", "jaar"] as const;
+const grootte = ["klein", "middel", "groot"] as const;
+
 const lijst: Operatie[] = [
   {
     naam: "wie_ben_ik",
@@ -36,6 +41,174 @@ const lijst: Operatie[] = [
     beschrijving: "Leden met rol, functietitel en team; teams met hun leider; bedrijfsprocessen met " +
       "eindverantwoordelijke en rollen (bezet of open); open rollen; leden zonder rol.",
     parameters: {},
+  },
+  {
+    naam: "prioriteiten",
+    schrijft: false,
+    sectie: "prioriteiten",
+    beschrijving: "Rocks en OKR's van een kwartaal in één lijst, met eigenaar, voortgang, verstreken tijd, stand " +
+      "(op koers, aandacht nodig, loopt achter, nog niet gestart, geen taken) en deadline.",
+    parameters: {
+      kwartaal: param.string("Q<n>-<jjjj>; leeg is het lopende kwartaal.", kwartaal),
+      alleen_aandacht: param.vlag("Alleen prioriteiten die achterlopen, aandacht nodig hebben of over hun deadline zijn."),
+      team: param.string("Teamnaam of id (uit team); geen geeft de bedrijfsbrede."),
+    },
+  },
+  {
+    naam: "kpi_scorebord",
+    schrijft: false,
+    sectie: "kpis",
+    beschrijving: "Het KPI-scorebord van een kwartaal: kwartaaldoel, huidige stand, lijn en stoplicht " +
+      "(op koers, attentie, achter) per KPI.",
+    parameters: {
+      kwartaal: param.string("Q<n>-<jjjj>; leeg is het lopende kwartaal.", kwartaal),
+      team: param.string("Teamnaam of id; geen geeft de bedrijfsbrede KPI's."),
+    },
+  },
+  {
+    naam: "weektaken",
+    schrijft: false,
+    sectie: "weektaken",
+    beschrijving: "Het weekbord per persoon voor één ISO-week: titel, status, klaar en de rock waar een taak bij hoort.",
+    parameters: { week: param.string("ISO-week <jjjj>-W<nn>, deze of volgende; leeg is deze week.", week) },
+  },
+  {
+    naam: "taken",
+    schrijft: false,
+    sectie: "prioriteiten",
+    beschrijving: "Taken met nummer, omschrijving, waar ze bij horen, eigenaar, stand, deadline, week, tags en uren. " +
+      "Hoogstens 200; afgekapt is true wanneer er meer zijn.",
+    parameters: {
+      soort: param.keuze(["prioriteit", "project", "los"], "Leeg is alles."),
+      hoort_bij_id: param.uuid("Eén prioriteit of project."),
+      eigenaar_user_id: param.uuid("Eigenaar."),
+      ook_afgesloten: param.vlag("Ook klare of vervallen taken. Standaard alleen open taken."),
+      week: param.string("<jjjj>-W<nn>, deze of volgende.", week),
+      tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet)."),
+      nummer: param.integer("Geeft die ene taak, ook als die klaar of vervallen is; andere filters tellen dan niet.", { min: 1 }),
+    },
+  },
+  {
+    naam: "projecten",
+    schrijft: false,
+    sectie: "prioriteiten",
+    beschrijving: "Lopende projecten die je in de app ziet: titel, eigenaar, looptijd, besloten, open taken, bestede uren.",
+    parameters: {},
+  },
+  {
+    naam: "taak_geschiedenis",
+    schrijft: false,
+    sectie: "prioriteiten",
+    beschrijving: "Wijzigingen van een taak, nieuwste eerst: soort, wie (leeg is automatisch), wanneer, oude en nieuwe waarde.",
+    parameters: { nummer: param.integer("Taaknummer.", { verplicht: true, min: 1 }) },
+  },
+  {
+    naam: "prioriteit_aanmaken",
+    schrijft: true,
+    sectie: "prioriteiten",
+    beschrijving: "Maakt één rock of OKR aan (advies: drie tot vijf per persoon per kwartaal). Een OKR krijgt zijn " +
+      "kernresultaten in de app. Twee stappen.",
+    parameters: {
+      titel: param.string("Kort, geformuleerd als resultaat.", { verplicht: true, max: 200 }),
+      soort: param.keuze(["rock", "okr"], "Geen standaard.", { verplicht: true }),
+      eigenaar_user_id: param.uuid("Uit team.", { verplicht: true }),
+      kwartaal: param.string("Q<n>-<jjjj>; leeg is het lopende kwartaal.", kwartaal),
+      deadline: param.string("jjjj-mm-dd binnen het kwartaal; leeg is het einde van het kwartaal.", datum),
+      omschrijving: param.string("Waarom, en wanneer het af is."),
+    },
+  },
+  {
+    naam: "kpi_meting_invoeren",
+    schrijft: true,
+    sectie: "kpis",
+    beschrijving: "Eén meting op een KPI; overschrijft een eerdere meting in dezelfde periode. Een toelichting is " +
+      "verplicht wanneer de KPI op attentie of achter uitkomt. Twee stappen.",
+    parameters: {
+      kpi_id: param.uuid("Uit kpi_scorebord.", { verplicht: true }),
+      waarde: param.number("In de eenheid van de KPI.", { verplicht: true }),
+      periode: param.string("<jjjj>-W<nn> (week), <jjjj>-<mm> (maand), <jjjj>-Q<n> (kwartaal); leeg is de lopende " +
+        "week of maand, of voor een kwartaal-KPI het vorige kwartaal.",
+        { patroon: /^\d{4}-(W\d{2}|\d{2}|Q[1-4])$/, uitleg: "moet <jjjj>-W<nn>, <jjjj>-<mm> of <jjjj>-Q<n> zijn" }),
+      toelichting: param.string("Verplicht wanneer de KPI op attentie of achter uitkomt."),
+    },
+  },
+  {
+    naam: "taak_toevoegen",
+    schrijft: true,
+    sectie: "prioriteiten",
+    beschrijving: "Voegt één taak toe: onder een prioriteit, in een project, los, of als subtaak. Twee stappen.",
+    parameters: {
+      prioriteit_id: param.uuid("Niet samen met project_id."),
+      project_id: param.uuid("Niet samen met prioriteit_id. Zonder beide is de taak los."),
+      onder_taak_nummer: param.integer("Maakt een subtaak van dat taaknummer. Niet samen met prioriteit_id, project_id of herhalen.", { min: 1 }),
+      omschrijving: param.string("Wie doet wat.", { verplicht: true, max: 500 }),
+      eigenaar_user_id: param.uuid("Leeg is niemand (een subtaak krijgt de eigenaar van de bovenliggende taak)."),
+      deadline: param.string("jjjj-mm-dd; leeg is geen deadline.", datum),
+      herhalen: param.keuze(herhalen, "Leeg is eenmalig."),
+      grootte: param.keuze(grootte, "Niet samen met inschatting_uren."),
+      inschatting_uren: param.number("Inschatting in uren."),
+      week: param.string("Zet de taak in een week: <jjjj>-W<nn>, deze of volgende.", week),
+      tags: param.array("Tags voor de taak; een nieuwe tag bestaat daarna in de organisatie."),
+      brand_label: param.string("Naam van het brand label; leeg is hetzelfde als de prioriteit of het project."),
+    },
+  },
+  {
+    naam: "kpi_aanmaken",
+    schrijft: true,
+    sectie: "kpis",
+    beschrijving: "Maakt één KPI aan; doel en proces stel je later in de app in. Twee stappen.",
+    parameters: {
+      naam: param.string("Naam op het scorebord.", { verplicht: true, max: 200 }),
+      eenheid: param.string("Eenheid."),
+      eigenaar_user_id: param.uuid("Eén eigenaar per KPI.", { verplicht: true }),
+      meetsoort: param.keuze(["teller", "stand"], "teller telt op binnen het kwartaal; stand is een momentopname.", { verplicht: true }),
+      cadans: param.keuze(["week", "month", "quarter"], "Hoe vaak er gemeten wordt.", { verplicht: true }),
+      lager_is_beter: param.vlag("Lager is beter (verloop, kosten, doorlooptijd). Standaard nee."),
+    },
+  },
+  {
+    naam: "weektaak_toevoegen",
+    schrijft: true,
+    sectie: "weektaken",
+    beschrijving: "Eén taak in de kolom nieuw van het weekbord. Voor een collega alleen als eigenaar, admin of MT. Twee stappen.",
+    parameters: {
+      titel: param.string("Titel.", { verplicht: true, max: 200 }),
+      week: param.string("ISO-week; leeg is deze week.", week),
+      voor_user_id: param.uuid("Leeg is jezelf."),
+      prioriteit_id: param.uuid("De rock of OKR waar de taak bij hoort."),
+    },
+  },
+  {
+    naam: "dagprioriteiten_zetten",
+    schrijft: true,
+    sectie: "weektaken",
+    beschrijving: "De prioriteiten van een dag, alleen voor jezelf, hoogstens drie; een niet gegeven prioriteit blijft. Twee stappen.",
+    parameters: {
+      datum: param.string("jjjj-mm-dd; leeg is vandaag.", datum),
+      prioriteit_1: param.string("Belangrijkste van de dag.", { max: 500 }),
+      prioriteit_2: param.string("Tweede.", { max: 500 }),
+      prioriteit_3: param.string("Derde.", { max: 500 }),
+    },
+  },
+  {
+    naam: "taak_bijwerken",
+    schrijft: true,
+    sectie: "prioriteiten",
+    beschrijving: "Werkt één taak bij; stuur alleen wat verandert. Verwijderen kan niet. Twee stappen.",
+    parameters: {
+      taak_id: param.uuid("Uit taken.", { verplicht: true }),
+      stand: param.keuze(["open", "in_uitvoering", "wacht_op_feedback", "voltooid", "vervallen"],
+        "voltooid alleen wanneer het werk echt af is."),
+      eigenaar_user_id: param.text("null haalt de eigenaar weg."),
+      deadline: param.text("Datum jjjj-mm-dd; null haalt hem weg."),
+      herhalen: param.keuze(["niet", ...herhalen], "niet zet herhalen uit."),
+      omschrijving: param.string("Nieuwe tekst.", { max: 500 }),
+      week: param.text("<jjjj>-W<nn>, deze, volgende; null haalt de taak uit elke week. Een voorbije week kan niet."),
+      tags: param.array("Vervangt de tags; een lege lijst haalt ze allemaal weg."),
+      brand_label: param.text("null is hetzelfde als de prioriteit of het project."),
+      grootte: param.keuze(grootte, "Niet samen met inschatting_uren."),
+      inschatting_uren: param.text("Uren; null haalt de inschatting weg.", { getal: true }),
+    },
   },
   {
     naam: "project_aanmaken",

@@ -1,0 +1,117 @@
+-- Grants and policies of the planning core: priorities, KPIs, tasks, the weekly board.
+-- Every table also keeps the restrictive organisation fence of 050_policies.sql.
+
+create function app_hidden.project_zichtbaar(_org uuid, _project uuid) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return exists (select 1 from app.projecten p where p.org_id = _org and p.id = _project
+                 and (not p.besloten or app_hidden.werkt_aan_project(_org, _project)));
+end
+$$;
+
+grant select on app.prioriteiten, app.kernresultaten, app.kpis, app.kpi_kwartaaldoelen, app.kpi_metingen,
+  app.taken, app.tags, app.taak_tags, app.taak_geschiedenis, app.bijlagen, app.opmerkingen,
+  app.weektaken, app.dagprioriteiten to koers_door;
+grant insert (org_id, soort, titel, omschrijving, eigenaar_user_id, kwartaal_start, deadline, aangemaakt_door)
+  on app.prioriteiten to koers_door;
+grant insert (org_id, naam, eenheid, eigenaar_user_id, meetsoort, cadans, lager_is_beter, aangemaakt_door)
+  on app.kpis to koers_door;
+grant insert (org_id, kpi_id, periode, periode_start, periode_eind, waarde, toelichting, ingevoerd_door, ingevoerd_op),
+  update (waarde, toelichting, ingevoerd_door, ingevoerd_op) on app.kpi_metingen to koers_door;
+grant insert (org_id, omschrijving, prioriteit_id, project_id, ouder_id, eigenaar_user_id, aangemaakt_door, deadline,
+              week, brand_label_id, grootte, inschatting_uren, herhalen),
+  update (stand, eigenaar_user_id, deadline, herhalen, omschrijving, week, brand_label_id, grootte, inschatting_uren)
+  on app.taken to koers_door;
+grant insert (org_id, naam) on app.tags to koers_door;
+grant insert, delete on app.taak_tags to koers_door;
+grant insert (org_id, user_id, week, titel, prioriteit_id, aangemaakt_door) on app.weektaken to koers_door;
+grant insert (org_id, user_id, datum, prioriteit_1, prioriteit_2, prioriteit_3, bijgewerkt_op),
+  update (prioriteit_1, prioriteit_2, prioriteit_3, bijgewerkt_op) on app.dagprioriteiten to koers_door;
+
+-- Priorities and key results
+create policy "members see the priorities of their organisation" on app.prioriteiten for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('prioriteiten')));
+create policy "members who may add priorities add them" on app.prioriteiten for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org())
+              and (select app_hidden.mijn_recht('prioriteit_aanmaken')) <> 'geen'
+              and aangemaakt_door = (select app_hidden.huidige_gebruiker()));
+create policy "members see the key results of their organisation" on app.kernresultaten for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('prioriteiten')));
+
+-- KPIs
+create policy "members see the KPIs of their organisation" on app.kpis for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('kpis')));
+create policy "members who may add KPIs add them" on app.kpis for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('kpi_aanmaken')) <> 'geen'
+              and aangemaakt_door = (select app_hidden.huidige_gebruiker()));
+create policy "members see the quarter targets of their organisation" on app.kpi_kwartaaldoelen for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('kpis')));
+create policy "members see the measurements of their organisation" on app.kpi_metingen for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('kpis')));
+create policy "members measure the KPIs they may measure" on app.kpi_metingen for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org()) and ingevoerd_door = (select app_hidden.huidige_gebruiker())
+              and ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'alles'
+                   or ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'eigen'
+                       and exists (select 1 from app.kpis k where k.org_id = kpi_metingen.org_id and k.id = kpi_metingen.kpi_id
+                                   and k.eigenaar_user_id = (select app_hidden.huidige_gebruiker())))));
+create policy "members overwrite measurements of the KPIs they may measure" on app.kpi_metingen for update to koers_door
+  using (org_id = (select app_hidden.huidige_org()))
+  with check (org_id = (select app_hidden.huidige_org()) and ingevoerd_door = (select app_hidden.huidige_gebruiker())
+              and ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'alles'
+                   or ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'eigen'
+                       and exists (select 1 from app.kpis k where k.org_id = kpi_metingen.org_id and k.id = kpi_metingen.kpi_id
+                                   and k.eigenaar_user_id = (select app_hidden.huidige_gebruiker())))));
+
+-- Tasks: tasks of a private project only for those who work on it.
+create policy "members see the tasks they can see in the app" on app.taken for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('prioriteiten'))
+         and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id)));
+create policy "members who may add tasks add them" on app.taken for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen'
+              and aangemaakt_door = (select app_hidden.huidige_gebruiker())
+              and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id)));
+create policy "members who may update tasks update the tasks they see" on app.taken for update to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen'
+         and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id)))
+  with check (org_id = (select app_hidden.huidige_org()));
+create policy "members see the tags of their organisation" on app.tags for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('prioriteiten')));
+create policy "members who may change tasks add tags" on app.tags for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org())
+              and ((select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen' or (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen'));
+create policy "members see the tags of tasks they see" on app.taak_tags for select to koers_door
+  using (org_id = (select app_hidden.huidige_org())
+         and exists (select 1 from app.taken t where t.org_id = taak_tags.org_id and t.id = taak_tags.taak_id));
+create policy "members who may change tasks tag them" on app.taak_tags for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org())
+              and ((select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen' or (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen')
+              and exists (select 1 from app.taken t where t.org_id = taak_tags.org_id and t.id = taak_tags.taak_id));
+create policy "members who may change tasks untag them" on app.taak_tags for delete to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen'
+         and exists (select 1 from app.taken t where t.org_id = taak_tags.org_id and t.id = taak_tags.taak_id));
+create policy "members see the history of tasks they see" on app.taak_geschiedenis for select to koers_door
+  using (org_id = (select app_hidden.huidige_org())
+         and exists (select 1 from app.taken t where t.org_id = taak_geschiedenis.org_id and t.id = taak_geschiedenis.taak_id));
+create policy "members see the attachments of tasks they see" on app.bijlagen for select to koers_door
+  using (org_id = (select app_hidden.huidige_org())
+         and exists (select 1 from app.taken t where t.org_id = bijlagen.org_id and t.id = bijlagen.taak_id));
+create policy "members see the comments on tasks they see" on app.opmerkingen for select to koers_door
+  using (org_id = (select app_hidden.huidige_org())
+         and exists (select 1 from app.taken t where t.org_id = opmerkingen.org_id and t.id = opmerkingen.taak_id));
+
+-- Weekly board and day priorities: a member sees their own board; owner, admin and MT all.
+create policy "members see their own weekly board, leaders every board" on app.weektaken for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('weektaken'))
+         and (user_id = (select app_hidden.huidige_gebruiker()) or (select app_hidden.mijn_recht('weektaken')) = 'alles'));
+create policy "members add to their own board, leaders to a colleague's" on app.weektaken for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org()) and aangemaakt_door = (select app_hidden.huidige_gebruiker())
+              and (select app_hidden.mijn_recht('weektaak_toevoegen')) <> 'geen'
+              and (user_id = (select app_hidden.huidige_gebruiker()) or (select app_hidden.mijn_recht('weektaak_toevoegen')) = 'alles'));
+create policy "members see their own day priorities" on app.dagprioriteiten for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and user_id = (select app_hidden.huidige_gebruiker()));
+create policy "members set only their own day priorities" on app.dagprioriteiten for insert to koers_door
+  with check (org_id = (select app_hidden.huidige_org()) and user_id = (select app_hidden.huidige_gebruiker())
+              and (select app_hidden.mijn_recht('dagprioriteiten_zetten')) <> 'geen');
+create policy "members change only their own day priorities" on app.dagprioriteiten for update to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and user_id = (select app_hidden.huidige_gebruiker()))
+  with check (org_id = (select app_hidden.huidige_org()) and user_id = (select app_hidden.huidige_gebruiker()));
