@@ -87,6 +87,43 @@ create view tests.tenant_tabellen as
   where n.nspname in ('app', 'app_private') and c.relkind in ('r', 'p')
     and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'org_id' and not a.attisdropped);
 
+-- Runs api.<operation>(p) as koers_door for the member with that role, as a door call would;
+-- the role is reset afterwards (also when the call fails, with its subtransaction).
+create function tests.roep(_org uuid, _rol text, _operatie text, _p jsonb default '{}') returns jsonb
+language plpgsql volatile as $$
+declare r jsonb;
+begin
+  reset role;
+  perform app_hidden.als(_org, tests.lid(_org, _rol));
+  set local role koers_door;
+  execute format('select api.%I($1)', _operatie) into r using _p;
+  reset role;
+  return r;
+end
+$$;
+
+-- What a call is refused with: 'code:parameter' for a Koers refusal, the SQLSTATE otherwise,
+-- '' when it is not refused.
+create function tests.fout(_org uuid, _rol text, _operatie text, _p jsonb default '{}') returns text
+language plpgsql volatile as $$
+declare st text; d text; h text;
+begin
+  perform tests.roep(_org, _rol, _operatie, _p);
+  return '';
+exception when others then
+  get stacked diagnostics st = returned_sqlstate, d = pg_exception_detail, h = pg_exception_hint;
+  return case when st = 'KOERS' then d || coalesce(':' || nullif(h, ''), '') else st end;
+end
+$$;
+
+-- A task, quickly: stand, estimate and size, optionally under a parent.
+create function tests.taak(_org uuid, _prioriteit uuid, _stand text, _uren numeric default null,
+                           _grootte text default null, _ouder uuid default null, _project uuid default null)
+returns uuid language sql volatile as $$
+  insert into app.taken (org_id, omschrijving, prioriteit_id, project_id, ouder_id, stand, inschatting_uren, grootte)
+  values (_org, 'Taak', _prioriteit, _project, _ouder, _stand, _uren, _grootte) returning id
+$$;
+
 grant execute on all functions in schema tests to koers_door;
 grant select on tests.tenant_tabellen to koers_door;
 
