@@ -88,12 +88,12 @@ begin
   -- One event per task per transaction: a task created or ticked off in this transaction
   -- says so, and a change made alongside is part of that event.
   if _soort = 'taak.gewijzigd' and exists (
-      select 1 from app.gebeurtenissen g where g.org_id = t.org_id and g.xid = pg_current_xact_id()
+      select 1 from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
         and g.onderwerp_id = t.id and g.soort in ('taak.aangemaakt', 'taak.klaar')) then
-    _soort := (select g.soort from app.gebeurtenissen g where g.org_id = t.org_id and g.xid = pg_current_xact_id()
+    _soort := (select g.soort from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
                  and g.onderwerp_id = t.id and g.soort in ('taak.aangemaakt', 'taak.klaar') limit 1);
   elsif _soort <> 'taak.gewijzigd' then
-    delete from app.gebeurtenissen g where g.org_id = t.org_id and g.xid = pg_current_xact_id()
+    delete from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
       and g.onderwerp_id = t.id and g.soort = 'taak.gewijzigd';
   end if;
   perform app_hidden.gebeurtenis(t.org_id, _soort, t.id, jsonb_build_object(
@@ -114,8 +114,8 @@ $$;
 
 create function app_hidden.geschiedenis(_org uuid, _taak uuid, _soort text, _oud jsonb, _nieuw jsonb) returns void
 language sql volatile security definer set search_path = '' as $$
-  insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw)
-  values (_org, _taak, _soort, app_hidden.wie(), app_hidden.nu(), _oud, _nieuw)
+  insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+  values (_org, _taak, _soort, app_hidden.wie(), app_hidden.nu(), _oud, _nieuw, (app_hidden.beller()).aanroep_id)
 $$;
 
 -- Triggers on app.taken --------------------------------------------------------------------
@@ -250,10 +250,10 @@ begin
   select * into t from app.taken x where x.org_id = r.org_id and x.id = r.taak_id;
   -- A new task's first tags are part of its creation, not a change.
   update app.taak_geschiedenis g set nieuw = g.nieuw || jsonb_build_object('tags', nu_tags)
-  where g.org_id = r.org_id and g.xid = pg_current_xact_id() and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
+  where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
   if found then return null; end if;
   update app.taak_geschiedenis g set nieuw = nu_tags
-  where g.org_id = r.org_id and g.xid = pg_current_xact_id() and g.taak_id = r.taak_id and g.soort = 'tags';
+  where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'tags';
   if not found then
     -- The tags before this transaction: undo the change this row made.
     perform app_hidden.geschiedenis(r.org_id, r.taak_id, 'tags',
@@ -516,6 +516,7 @@ declare
   herhalen text := app_hidden.param_keuze(p, 'herhalen', array['niet', 'dag', 'week', 'maand', 'kwartaal', 'jaar']);
   voorstel jsonb := '{}';
   oude_weergave jsonb;
+  bijgewerkt integer;
 begin
   select * into oud from app.taken x where x.org_id = org and x.id = gezocht and x.verwijderd_op is null;
   if oud.id is null then perform app_hidden.ongeldig('taak_id', format('Taak %s bestaat niet.', gezocht)); end if;
@@ -559,6 +560,11 @@ begin
     herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
     grootte = t.grootte, inschatting_uren = t.inschatting_uren
   where x.org_id = org and x.id = oud.id;
+  -- A policy that forbids an update hides the row instead of raising: say so.
+  get diagnostics bijgewerkt = row_count;
+  if bijgewerkt = 0 then
+    perform app_hidden.fout('rol_mag_niet', 'Met jouw rol mag je deze taak niet bijwerken.');
+  end if;
   if tags is not null then perform app_hidden.tags_zetten(org, oud.id, tags); end if;
 
   -- The proposal: per field that was given, what stands now and what it becomes.

@@ -11,18 +11,18 @@ language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  week text := coalesce(app_hidden.param_week(p, 'week', org, false), app_hidden.iso_week(app_hidden.vandaag(org)));
+  gekozen text := coalesce(app_hidden.param_week(p, 'week', org, false), app_hidden.iso_week(app_hidden.vandaag(org)));
   alles boolean := app_hidden.mijn_recht('weektaken') = 'alles';
 begin
-  return jsonb_build_object('week', week, 'borden', coalesce((
+  return jsonb_build_object('week', gekozen, 'borden', coalesce((
     select jsonb_agg(jsonb_build_object('persoon', app_hidden.persoon(org, u.user_id),
       'taken', coalesce((select jsonb_agg(app_hidden.weektaak_weergave(w) order by w.aangemaakt_op, w.id)
-                         from app.weektaken w where w.org_id = org and w.user_id = u.user_id and w.week = week), '[]'))
+                         from app.weektaken w where w.org_id = org and w.user_id = u.user_id and w.week = gekozen), '[]'))
       order by u.naam, u.user_id)
     from (select l.user_id, a.naam from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
           where l.org_id = org and l.actief
             and (l.user_id = ik or (alles and exists (
-              select 1 from app.weektaken w where w.org_id = org and w.user_id = l.user_id and w.week = week)))) u), '[]'));
+              select 1 from app.weektaken w where w.org_id = org and w.user_id = l.user_id and w.week = gekozen)))) u), '[]'));
 end
 $$;
 
@@ -31,24 +31,24 @@ language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  titel text := app_hidden.param_tekst(p, 'titel', true);
-  week text := coalesce(app_hidden.param_week(p, 'week', org), app_hidden.iso_week(app_hidden.vandaag(org)));
+  nieuwe_titel text := app_hidden.param_tekst(p, 'titel', true);
+  gekozen text := coalesce(app_hidden.param_week(p, 'week', org), app_hidden.iso_week(app_hidden.vandaag(org)));
   voor uuid := coalesce(app_hidden.param_lid(p, 'voor_user_id'), ik);
   prioriteit app.prioriteiten := app_hidden.param_prioriteit(p, 'prioriteit_id');
   w app.weektaken;
 begin
-  if length(titel) > 200 then perform app_hidden.ongeldig('titel', 'titel is te lang: hoogstens 200 tekens.'); end if;
+  if length(nieuwe_titel) > 200 then perform app_hidden.ongeldig('titel', 'titel is te lang: hoogstens 200 tekens.'); end if;
   if voor <> ik and app_hidden.mijn_recht('weektaak_toevoegen') <> 'alles' then
     perform app_hidden.fout('rol_mag_niet',
       'Alleen een eigenaar, admin of MT-lid zet een taak op het weekbord van een collega.', 'voor_user_id');
   end if;
   insert into app.weektaken (org_id, user_id, week, titel, prioriteit_id, aangemaakt_door)
-  values (org, voor, week, titel, prioriteit.id, ik)
+  values (org, voor, gekozen, nieuwe_titel, prioriteit.id, ik)
   returning * into w;
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
-      'titel', app_hidden.veld(null, to_jsonb(titel)),
-      'week', app_hidden.veld(null, to_jsonb(week)),
+      'titel', app_hidden.veld(null, to_jsonb(nieuwe_titel)),
+      'week', app_hidden.veld(null, to_jsonb(gekozen)),
       'voor', app_hidden.veld(null, app_hidden.persoon(org, voor)),
       'prioriteit', app_hidden.veld(null, case when prioriteit.id is null then null
                                               else jsonb_build_object('id', prioriteit.id, 'titel', prioriteit.titel) end)),
@@ -62,16 +62,16 @@ language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  datum date := coalesce(app_hidden.param_datum(p, 'datum'), app_hidden.vandaag(org));
+  dag date := coalesce(app_hidden.param_datum(p, 'datum'), app_hidden.vandaag(org));
   oud app.dagprioriteiten;
   nieuw app.dagprioriteiten;
 begin
   if not (p ?| array['prioriteit_1', 'prioriteit_2', 'prioriteit_3']) then
     perform app_hidden.ongeldig('prioriteit_1', 'Geef minstens één prioriteit (prioriteit_1, prioriteit_2 of prioriteit_3).');
   end if;
-  select * into oud from app.dagprioriteiten d where d.org_id = org and d.user_id = ik and d.datum = datum;
+  select * into oud from app.dagprioriteiten d where d.org_id = org and d.user_id = ik and d.datum = dag;
   insert into app.dagprioriteiten as d (org_id, user_id, datum, prioriteit_1, prioriteit_2, prioriteit_3, bijgewerkt_op)
-  values (org, ik, datum,
+  values (org, ik, dag,
           case when p ? 'prioriteit_1' then app_hidden.param_tekst(p, 'prioriteit_1') else oud.prioriteit_1 end,
           case when p ? 'prioriteit_2' then app_hidden.param_tekst(p, 'prioriteit_2') else oud.prioriteit_2 end,
           case when p ? 'prioriteit_3' then app_hidden.param_tekst(p, 'prioriteit_3') else oud.prioriteit_3 end,
@@ -82,11 +82,11 @@ begin
   returning * into nieuw;
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
-      'datum', app_hidden.veld(to_jsonb(datum), to_jsonb(datum)),
+      'datum', app_hidden.veld(to_jsonb(dag), to_jsonb(dag)),
       'prioriteit_1', app_hidden.veld(to_jsonb(oud.prioriteit_1), to_jsonb(nieuw.prioriteit_1)),
       'prioriteit_2', app_hidden.veld(to_jsonb(oud.prioriteit_2), to_jsonb(nieuw.prioriteit_2)),
       'prioriteit_3', app_hidden.veld(to_jsonb(oud.prioriteit_3), to_jsonb(nieuw.prioriteit_3))),
-    'resultaat', jsonb_build_object('dagprioriteiten', jsonb_build_object('datum', datum,
+    'resultaat', jsonb_build_object('dagprioriteiten', jsonb_build_object('datum', dag,
       'prioriteiten', jsonb_build_array(nieuw.prioriteit_1, nieuw.prioriteit_2, nieuw.prioriteit_3))));
 end
 $$;

@@ -42,7 +42,6 @@ begin
   insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, aangemaakt_door, brand_label_id)
     values (org, 'Website', e, date '2026-05-01', e, label) returning id into project;
   insert into app.project_leden (org_id, project_id, user_id) values (org, project, l);
-  update app.organisaties set volgend_taaknummer = 2 where org_id = org;
   insert into app.taken (org_id, nummer, omschrijving, prioriteit_id, eigenaar_user_id, aangemaakt_door)
     values (org, 1, 'Offerte sturen', prio, l, e) returning id into taak;
   insert into app.tags (org_id, naam) values (org, 'Sales') returning id into tag;

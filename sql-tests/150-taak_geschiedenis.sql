@@ -1,0 +1,44 @@
+-- taak_geschiedenis: written by triggers for every kind of change, newest first, who (empty is
+-- automatic), when, old and new value.
+begin;
+select plan(9);
+
+set local koers.nu = '2026-05-14T10:00:00+02:00';
+select tests.wereld('Historie BV') as org \gset
+select tests.lid(:'org', 'mt') as mt \gset
+create temp table t as select tests.roep(:'org', 'lid', 'taak_toevoegen', '{"omschrijving": "Plan maken", "tags": ["Plan"]}') #>> '{resultaat,taak,nummer}' as nr;
+set local koers.nu = '2026-05-14T11:00:00+02:00';
+select tests.roep(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', (select id from app.taken where org_id = :'org' and nummer = (select nr::int from t)),
+  'stand', 'in_uitvoering', 'omschrijving', 'Plan schrijven', 'deadline', '2026-06-01', 'week', 'deze', 'eigenaar_user_id', :'mt', 'tags', '[]'::jsonb));
+-- What follows is done by the app (no door call): forget the last call.
+select set_config('koers.aanroep', '', true);
+update app.taken set toelichting = 'Met cijfers' where org_id = :'org' and nummer = (select nr::int from t);
+insert into app.bijlagen (org_id, taak_id, naam) select :'org', id, 'plan.pdf' from app.taken where org_id = :'org' and nummer = (select nr::int from t);
+update app.taken set verwijderd_op = app_hidden.nu() where org_id = :'org' and nummer = (select nr::int from t);
+update app.taken set verwijderd_op = null where org_id = :'org' and nummer = (select nr::int from t);
+
+create temp table g as select tests.roep(:'org', 'lid', 'taak_geschiedenis', jsonb_build_object('nummer', (select nr::int from t))) as r;
+select is((select array_agg(x ->> 'soort') from g, jsonb_array_elements(r -> 'geschiedenis') x),
+  array['verwijderd', 'bijlagen', 'toelichting', 'tags', 'titel', 'week', 'deadline', 'eigenaar', 'stand', 'aangemaakt'],
+  'every kind of change, newest first');
+select is((select x -> 'nieuw' -> 'tags' from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'aangemaakt'),
+  '["Plan"]', 'tags given at creation are part of the creation');
+select is((select x #>> '{door,naam}' from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'stand'),
+  'Mt Historie BV', 'who made the change');
+select is((select x ->> 'tijdstip' from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'stand'),
+  '2026-05-14T09:00:00+00:00', 'when, by the clock');
+select is((select jsonb_build_array(x -> 'oud', x -> 'nieuw') from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'stand'),
+  '["open", "bezig"]', 'old and new value, read-side names');
+select is((select jsonb_build_array(x -> 'oud', x -> 'nieuw') from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'titel'),
+  '["Plan maken", "Plan schrijven"]', 'a new title');
+select is((select x -> 'door' from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'toelichting'),
+  'null', 'a change without a caller (the app, the database) names nobody');
+select is(tests.fout(:'org', 'lid', 'taak_geschiedenis', '{}'), 'ongeldige_parameters:nummer', 'nummer is required');
+select app_hidden.als(:'org', :'mt');
+set local role koers_door;
+select throws_ok($$ insert into app.taak_geschiedenis (org_id, taak_id, soort, tijdstip) select org_id, id, 'stand', now() from app.taken limit 1 $$,
+  '42501', null, 'history is written by triggers only');
+reset role;
+
+select * from finish();
+rollback;

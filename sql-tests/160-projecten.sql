@@ -1,0 +1,45 @@
+-- projecten: only running projects the caller can see; private ones for those who work on
+-- them; open task count and hours spent (all of them, also hours the caller cannot see).
+begin;
+select plan(8);
+
+set local koers.nu = '2026-05-14T10:00:00+02:00';
+select tests.wereld('Project BV') as org \gset
+select id as web from app.projecten where org_id = :'org' \gset
+select tests.lid(:'org', 'lid') as lid \gset
+select tests.lid(:'org', 'eigenaar') as e \gset
+insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, deadline) values
+  (:'org', 'Voorbij', :'e', '2026-01-01', '2026-05-13'),
+  (:'org', 'Tot vandaag', :'e', '2026-01-01', '2026-05-14'),
+  (:'org', 'Nog niet begonnen', :'e', '2026-05-15', null);
+insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, afgerond_op) values (:'org', 'Afgerond', :'e', '2026-01-01', now());
+insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, besloten) values (:'org', 'Besloten', :'e', '2026-01-01', true)
+  returning id as besloten \gset
+select tests.taak(:'org', null, 'open', null, null, null, :'web'), tests.taak(:'org', null, 'voltooid', null, null, null, :'web'),
+       tests.taak(:'org', null, 'vervallen', null, null, null, :'web');
+insert into app.uren (org_id, user_id, datum, uren, project_id) values (:'org', :'e', '2026-05-12', 3, :'web');
+insert into app.uren (org_id, user_id, datum, uren, taak_id) select :'org', :'e', '2026-05-12', 1.5, id from app.taken where project_id = :'web' limit 1;
+
+create function pg_temp.titels(_rol text) returns text[] language sql as $$
+  select array_agg(x ->> 'titel' order by x ->> 'titel') from jsonb_array_elements(tests.roep(
+    (select org_id from app.organisaties where naam = 'Project BV'), _rol, 'projecten') -> 'projecten') x
+$$;
+create function pg_temp.web(_veld text) returns text language sql as $$
+  select x ->> _veld from jsonb_array_elements(tests.roep(
+    (select org_id from app.organisaties where naam = 'Project BV'), 'lid', 'projecten') -> 'projecten') x where x ->> 'titel' = 'Website'
+$$;
+
+select is(pg_temp.titels('lid'), array['Tot vandaag', 'Website'], 'only running projects: not ended, not yet begun or completed');
+select is(pg_temp.titels('eigenaar'), array['Besloten', 'Tot vandaag', 'Website'], 'a private project for the one who works on it');
+insert into app.project_leden (org_id, project_id, user_id) values (:'org', :'besloten', :'lid');
+select is(pg_temp.titels('lid'), array['Besloten', 'Tot vandaag', 'Website'], 'and for a member added to it');
+select is(pg_temp.web('open_taken'), '1', 'open tasks: neither done nor lapsed');
+select is(pg_temp.web('uren'), '4.5', 'hours on the project and its tasks, also those the member cannot see');
+select is(pg_temp.web('eigenaar')::jsonb ->> 'user_id', :'e', 'its owner');
+select is(pg_temp.web('looptijd')::jsonb, '{"van": "2026-05-01", "tot": null}', 'its running time');
+insert into app.org_rechten (org_id, operatie, rol, recht)
+select :'org', o.naam, 'coach', 'geen' from app.operaties o where o.sectie = 'prioriteiten';
+select is(pg_temp.titels('coach'), null, 'a refused role sees no projects (policy)');
+
+select * from finish();
+rollback;
