@@ -1,5 +1,7 @@
 // Shared by the TypeScript tests: a database of its own per test file (cloned from the migrated
 // template), Koers's REST door on a loopback port, and a small organisation to work in.
+import assert from "node:assert/strict";
+import { it } from "node:test";
 import crypto from "node:crypto";
 import postgres from "postgres";
 import type { AddressInfo } from "node:net";
@@ -102,4 +104,97 @@ export async function laatsteAanroepZonderOrg(sql: postgres.Sql) {
   const [r] = await sql`select * from app_private.aanroepen_zonder_org order by tijdstip desc limit 1`;
   if (!r) throw new Error("no call-log row without organisation");
   return r;
+}
+
+/** The two steps of a write: proposal, then confirmation with the code. */
+export async function schrijf(basis: string, pad: string, sleutel: string, body: Record<string, unknown>) {
+  const voorstel = await vraag(basis, "POST", pad, { sleutel, body });
+  if (voorstel.status !== 200) return { voorstel, uitgevoerd: voorstel };
+  const uitgevoerd = await vraag(basis, "POST", pad, { sleutel, body: { ...body, bevestigcode: voorstel.body.bevestigcode } });
+  return { voorstel, uitgevoerd };
+}
+
+export interface WeigerGeval {
+  naam: string;
+  methode: "GET" | "POST";
+  pad: string;
+  /** Valid input for the caller (without org_id). */
+  invoer: () => Record<string, unknown>;
+  sectie: string | null;
+  module: string;
+  schrijft: boolean;
+  /** Input with one bad parameter, and its name. */
+  ongeldig: [Record<string, unknown>, string];
+}
+
+export interface Omgeving { db: TestDb; basis: string; w: Wereld; ander: Wereld; ingetrokken: Lid }
+
+/**
+ * Registers one test per refusal kind that applies to an operation, each checking status,
+ * fout code and call-log row, and restoring the world afterwards. The context is read when the
+ * tests run (after the file's before hook).
+ */
+export function weigeringen(ctx: () => Omgeving, g: WeigerGeval): void {
+  const roep = (sleutel: string | undefined, extra: Record<string, unknown> = {}, org?: string) => {
+    const { basis, w } = ctx();
+    const invoer = { org_id: org ?? w.org, ...g.invoer(), ...extra };
+    return g.methode === "GET"
+      ? vraag(basis, "GET", g.pad, { sleutel, query: Object.fromEntries(Object.entries(invoer).map(([k, v]) => [k, String(v)])) })
+      : vraag(basis, "POST", g.pad, { sleutel, body: invoer });
+  };
+  async function verwacht(r: Resultaat, status: number, code: string, org: string | null, parameter?: string) {
+    const { db } = ctx();
+    assert.equal(r.status, status, JSON.stringify(r.body));
+    assert.equal(r.body.fout.code, code);
+    if (parameter) assert.equal(r.body.fout.parameter, parameter);
+    const log = org ? await laatsteAanroep(db.sql, org) : await laatsteAanroepZonderOrg(db.sql);
+    assert.deepEqual([log.operatie, log.status, log.fout_code], [g.naam, status, code]);
+  }
+  const eigenaar = () => ctx().w.leden.eigenaar.sleutel;
+  it(`${g.naam}: 401 geen_sleutel`, async () => verwacht(await roep(undefined), 401, "geen_sleutel", null));
+  it(`${g.naam}: 401 sleutel_ingetrokken`, async () =>
+    verwacht(await roep(ctx().ingetrokken.sleutel), 401, "sleutel_ingetrokken", ctx().w.org));
+  it(`${g.naam}: 403 verkeerde_organisatie`, async () =>
+    verwacht(await roep(eigenaar(), {}, ctx().ander.org), 403, "verkeerde_organisatie", ctx().w.org, "org_id"));
+  it(`${g.naam}: 403 koppeling_uit`, async () => {
+    const { db, w } = ctx();
+    await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', false, null)`;
+    try { await verwacht(await roep(eigenaar()), 403, "koppeling_uit", w.org); }
+    finally { await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, null)`; }
+  });
+  if (g.sectie) {
+    it(`${g.naam}: 403 onderdeel_uit`, async () => {
+      const { db, w } = ctx();
+      await db.sql`select beheer.secties_zetten(${w.org}, array[${g.sectie}], false)`;
+      try { await verwacht(await roep(eigenaar()), 403, "onderdeel_uit", w.org); }
+      finally { await db.sql`select beheer.secties_zetten(${w.org}, array[${g.sectie}], true)`; }
+    });
+  }
+  it(`${g.naam}: 403 rol_mag_niet (module switched off)`, async () => {
+    const { db, w } = ctx();
+    await db.sql`insert into app.modules (org_id, module, aan) values (${w.org}, ${g.module}, false)`;
+    try { await verwacht(await roep(eigenaar()), 403, "rol_mag_niet", w.org); }
+    finally { await db.sql`delete from app.modules where org_id = ${w.org} and module = ${g.module}`; }
+  });
+  if (g.schrijft) {
+    it(`${g.naam}: 403 alleen_lezen`, async () => {
+      const { db, w } = ctx();
+      await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, true)`;
+      try { await verwacht(await roep(eigenaar()), 403, "alleen_lezen", w.org); }
+      finally { await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, false)`; }
+    });
+  }
+  it(`${g.naam}: 400 ongeldige_parameters`, async () =>
+    verwacht(await roep(eigenaar(), g.ongeldig[0]), 400, "ongeldige_parameters", ctx().w.org, g.ongeldig[1]));
+}
+
+/** A member of the world whose API key has been revoked. */
+export async function ingetrokkenLid(sql: postgres.Sql, w: Wereld): Promise<Lid> {
+  const [{ r: lid }] = await sql`select beheer.lid_aanmaken(${w.org}, 'Oud Lid', ${`oud-${w.org}@test.nl`}, 'admin') as r` as
+    unknown as [{ r: { user_id: string } }];
+  const k = maakSleutel();
+  const [{ r: s }] = await sql`select beheer.sleutel_aanmaken(${w.org}, ${lid.user_id}, ${k.hash}, ${k.hint}) as r` as
+    unknown as [{ r: { key_id: string } }];
+  await sql`select beheer.sleutel_intrekken(${s.key_id})`;
+  return { user_id: lid.user_id, naam: "Oud Lid", sleutel: k.sleutel, sleutel_id: s.key_id };
 }
