@@ -175,15 +175,16 @@ begin
 end
 $$;
 
--- For pgTAP and the CLI-side tests: act as a member without a key, exactly as a door call
--- would (a call-log row in this transaction). Granted to nobody; a superuser calls it
--- before `set local role koers_door`.
-create function app_hidden.als(_org uuid, _user uuid, _door text default 'rest')
+-- Act as a member without a key, exactly as a door call would (a call-log row in this
+-- transaction): for pgTAP, and for what the app does on someone's behalf (the CLI, door 'app').
+-- Granted to nobody; a superuser calls it.
+create function app_hidden.als(_org uuid, _user uuid, _door text default 'rest', _operatie text default 'test',
+                               _parameters jsonb default '{}')
 returns uuid language plpgsql volatile security definer set search_path = '' as $$
 declare id uuid;
 begin
   insert into app_private.aanroepen (org_id, xid, door, operatie, user_id, rol, parameters, status)
-  select _org, pg_current_xact_id(), _door, 'test', _user, l.rol, '{}', 200
+  select _org, pg_current_xact_id(), _door, _operatie, _user, l.rol, _parameters, 200
   from app.lidmaatschappen l where l.org_id = _org and l.user_id = _user
   returning aanroepen.id into id;
   if id is null then

@@ -166,3 +166,75 @@ language sql volatile set search_path = '' as $$
     where b.geldig_tot < app_hidden.nu() - interval '1 day' returning 1)
   select count(*)::integer from weg
 $$;
+
+-- What the app does on someone's behalf is logged (door 'app') and named in task history.
+create function beheer.namens(_org uuid, _user text, _operatie text, _parameters jsonb) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  if _user is not null then
+    perform app_hidden.als(_org, beheer.lid(_org, _user), 'app', _operatie, _parameters);
+  end if;
+end
+$$;
+
+-- Tick a task off (as the app does).
+create function beheer.taak_afvinken(_org uuid, _nummer integer, _user text default null) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare id uuid;
+begin
+  perform beheer.namens(_org, _user, 'taak_afvinken', jsonb_build_object('nummer', _nummer));
+  update app.taken t set stand = 'voltooid' where t.org_id = _org and t.nummer = _nummer and t.verwijderd_op is null
+  returning t.id into id;
+  if id is null then perform app_hidden.ongeldig('nummer', format('Taak #%s bestaat niet.', _nummer)); end if;
+  return app_hidden.taak_weergave(_org, id);
+end
+$$;
+
+create function beheer.prioriteit_afronden(_org uuid, _id uuid, _user text default null) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+begin
+  perform beheer.namens(_org, _user, 'prioriteit_afronden', jsonb_build_object('id', _id));
+  update app.prioriteiten p set afgerond_op = coalesce(p.afgerond_op, app_hidden.nu()) where p.org_id = _org and p.id = _id;
+  if not found then perform app_hidden.ongeldig('id', format('Prioriteit %s bestaat niet.', _id)); end if;
+  return app_hidden.prioriteit_weergave(_org, _id);
+end
+$$;
+
+create function beheer.kpi_kwartaaldoel_zetten(_org uuid, _kpi uuid, _kwartaal text, _doel numeric) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare kwartaal date := app_hidden.param_kwartaal(jsonb_build_object('kwartaal', _kwartaal), 'kwartaal', _org);
+begin
+  if not exists (select 1 from app.kpis k where k.org_id = _org and k.id = _kpi) then
+    perform app_hidden.ongeldig('kpi', format('KPI %s bestaat niet.', _kpi));
+  end if;
+  insert into app.kpi_kwartaaldoelen (org_id, kpi_id, kwartaal_start, doel) values (_org, _kpi, kwartaal, _doel)
+  on conflict (org_id, kpi_id, kwartaal_start) do update set doel = excluded.doel;
+  return app_hidden.kpi_weergave(_org, _kpi, kwartaal) || jsonb_build_object('kwartaal', app_hidden.kwartaal_label(kwartaal));
+end
+$$;
+
+create function beheer.kernresultaat_toevoegen(_org uuid, _prioriteit uuid, _titel text, _doel numeric,
+                                               _start numeric default 0) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare id uuid;
+begin
+  if not exists (select 1 from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit and p.soort = 'okr') then
+    perform app_hidden.ongeldig('prioriteit', format('%s is geen OKR van deze organisatie.', _prioriteit));
+  end if;
+  if _doel = _start then perform app_hidden.ongeldig('doel', 'Het doel moet verschillen van de startwaarde.'); end if;
+  insert into app.kernresultaten (org_id, prioriteit_id, titel, startwaarde, doelwaarde, huidige_waarde)
+  values (_org, _prioriteit, _titel, _start, _doel, _start) returning kernresultaten.id into id;
+  return jsonb_build_object('id', id, 'titel', _titel, 'start', _start, 'doel', _doel,
+                            'prioriteit', app_hidden.prioriteit_weergave(_org, _prioriteit));
+end
+$$;
+
+create function beheer.kernresultaat_bijwerken(_org uuid, _id uuid, _waarde numeric) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare p uuid;
+begin
+  update app.kernresultaten k set huidige_waarde = _waarde where k.org_id = _org and k.id = _id returning k.prioriteit_id into p;
+  if p is null then perform app_hidden.ongeldig('id', format('Kernresultaat %s bestaat niet.', _id)); end if;
+  return jsonb_build_object('id', _id, 'waarde', _waarde, 'prioriteit', app_hidden.prioriteit_weergave(_org, p));
+end
+$$;

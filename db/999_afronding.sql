@@ -20,4 +20,4 @@ end
 $$;
 
 -- Impersonation for tests is for the superuser only.
-revoke execute on function app_hidden.als(uuid, uuid, text) from koers_door, koers_definer;
+revoke execute on function app_hidden.als(uuid, uuid, text, text, jsonb) from koers_door, koers_definer;

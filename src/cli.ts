@@ -24,6 +24,11 @@ Usage:
   koers section release|withdraw --org O SECTION...
                                                 sections: team prioriteiten kpis weektaken reviews financien
   koers log --org O [--limit N]
+  koers taak klaar --org O --nummer N [--user U]          tick a task off
+  koers prioriteit afronden --org O --id P [--user U]     complete a priority
+  koers kpi doel --org O --kpi K --kwartaal Q3-2026 --doel N
+  koers kernresultaat toevoegen --org O --prioriteit P --titel T --doel N [--start S]
+  koers kernresultaat bijwerken --org O --id K --waarde N
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 eigenaar, admin, mt, lid, coach. Add --json to any command for machine-readable output.
@@ -38,6 +43,9 @@ const opties = {
   wachtwoord: { type: "string" }, user: { type: "string" }, "key-id": { type: "string" },
   door: { type: "string" }, aan: { type: "boolean" }, uit: { type: "boolean" },
   "alleen-lezen": { type: "boolean" }, schrijven: { type: "boolean" }, limit: { type: "string" },
+  nummer: { type: "string" }, id: { type: "string" }, kpi: { type: "string" }, kwartaal: { type: "string" },
+  doel: { type: "string" }, prioriteit: { type: "string" }, titel: { type: "string" }, start: { type: "string" },
+  waarde: { type: "string" },
 } as const;
 
 type Waarden = ReturnType<typeof parseArgs<{ options: typeof opties; allowPositionals: true }>>["values"];
@@ -45,6 +53,21 @@ type Waarden = ReturnType<typeof parseArgs<{ options: typeof opties; allowPositi
 function nodig(v: Waarden, naam: keyof Waarden): string {
   const w = v[naam];
   if (typeof w !== "string" || w.trim() === "") throw new Gebruiksfout(`--${naam} is required`);
+  return w;
+}
+
+function getal(v: Waarden, naam: keyof Waarden, geheel = false): number {
+  const w = nodig(v, naam);
+  const n = Number(w);
+  if (!Number.isFinite(n) || (geheel && !Number.isInteger(n))) {
+    throw new Gebruiksfout(`--${naam} must be a ${geheel ? "whole " : ""}number, got "${w}"`);
+  }
+  return n;
+}
+
+function uuid(v: Waarden, naam: keyof Waarden): string {
+  const w = nodig(v, naam);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(w)) throw new Gebruiksfout(`--${naam} must be an id (uuid)`);
   return w;
 }
 
@@ -157,6 +180,42 @@ async function voer(args: string[]): Promise<void> {
       toon(json, rijen, rijen.map((r) =>
         `${new Date(r.tijdstip).toISOString()}  ${r.door.padEnd(4)} ${String(r.status).padEnd(3)} ` +
         `${(r.fout_code ?? "").padEnd(22)} ${r.operatie}  ${r.duur_ms ?? ""} ms`).join("\n") || "(no calls)");
+      return;
+    }
+    case "taak klaar": {
+      const [org, nummer] = [nodig(v, "org"), getal(v, "nummer", true)];
+      const r = await metDatabase(async (sql) =>
+        (await sql`select beheer.taak_afvinken(beheer.org(${org}), ${nummer}, ${v.user ?? null}) as r`)[0]!.r);
+      toon(json, r, `task #${r.nummer} ${r.omschrijving}: ${r.stand}`);
+      return;
+    }
+    case "prioriteit afronden": {
+      const [org, id] = [nodig(v, "org"), uuid(v, "id")];
+      const r = await metDatabase(async (sql) =>
+        (await sql`select beheer.prioriteit_afronden(beheer.org(${org}), ${id}, ${v.user ?? null}) as r`)[0]!.r);
+      toon(json, r, `priority completed: ${r.titel}`);
+      return;
+    }
+    case "kpi doel": {
+      const [org, kpi, kwartaal, doel] = [nodig(v, "org"), uuid(v, "kpi"), nodig(v, "kwartaal"), getal(v, "doel")];
+      const r = await metDatabase(async (sql) =>
+        (await sql`select beheer.kpi_kwartaaldoel_zetten(beheer.org(${org}), ${kpi}, ${kwartaal}, ${doel}) as r`)[0]!.r);
+      toon(json, r, `${r.naam}: target ${r.kwartaaldoel} in ${r.kwartaal}, light ${r.stoplicht ?? "none yet"}`);
+      return;
+    }
+    case "kernresultaat toevoegen": {
+      const [org, p, titel, doel] = [nodig(v, "org"), uuid(v, "prioriteit"), nodig(v, "titel"), getal(v, "doel")];
+      const start = v.start === undefined ? 0 : getal(v, "start");
+      const r = await metDatabase(async (sql) => (await sql`
+        select beheer.kernresultaat_toevoegen(beheer.org(${org}), ${p}, ${titel}, ${doel}, ${start}) as r`)[0]!.r);
+      toon(json, r, `key result added (id ${r.id}); ${r.prioriteit.titel} is ${r.prioriteit.stand}`);
+      return;
+    }
+    case "kernresultaat bijwerken": {
+      const [org, id, waarde] = [nodig(v, "org"), uuid(v, "id"), getal(v, "waarde")];
+      const r = await metDatabase(async (sql) =>
+        (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${waarde}) as r`)[0]!.r);
+      toon(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
       return;
     }
     default:

@@ -107,12 +107,50 @@ describe("koers CLI", () => {
     assert.deepEqual(await json(["migrate"]), { gemigreerd: true });
     const h = await koersCli(["--help"]);
     assert.equal(h.code, 0);
-    for (const c of ["org create", "user create", "key create", "key revoke", "door set", "section release", "log"]) {
+    for (const c of ["org create", "user create", "key create", "key revoke", "door set", "section release", "log",
+      "taak klaar", "prioriteit afronden", "kpi doel", "kernresultaat toevoegen", "kernresultaat bijwerken"]) {
       assert.ok(h.uit.includes(`koers ${c}`), c);
     }
   });
 
+  it("taak klaar ticks a task off as the app, named in its history and the log", async () => {
+    await db.sql`insert into app.taken (org_id, omschrijving, eigenaar_user_id) values (${org}, 'Brood bakken', ${anna})`;
+    const r = await json(["taak", "klaar", "--org", org, "--nummer", "1", "--user", "anna@bakkerij.nl"]);
+    assert.deepEqual([r.nummer, r.stand], [1, "klaar"]);
+    const [g] = await db.sql`select door_user_id from app.taak_geschiedenis where soort = 'stand'`;
+    assert.equal(g!.door_user_id, anna);
+    const [e] = await db.sql`select soort from app.gebeurtenissen where org_id = ${org} and soort = 'taak.klaar'`;
+    assert.ok(e);
+    const log = await json(["log", "--org", org, "--limit", "1"]);
+    assert.deepEqual([log[0].door, log[0].operatie], ["app", "taak_afvinken"]);
+  });
+
+  it("kernresultaat toevoegen and bijwerken drive an OKR's progress; prioriteit afronden completes it", async () => {
+    const [p] = await db.sql`insert into app.prioriteiten (org_id, soort, titel, eigenaar_user_id, kwartaal_start)
+      values (${org}, 'okr', 'Meer klanten', ${anna}, date_trunc('quarter', now())::date) returning id`;
+    const k = await json(["kernresultaat", "toevoegen", "--org", org, "--prioriteit", p!.id, "--titel", "Nieuwe klanten", "--doel", "20", "--start", "10"]);
+    assert.equal(k.prioriteit.voortgang, 0);
+    const b = await json(["kernresultaat", "bijwerken", "--org", org, "--id", k.id, "--waarde", "15"]);
+    assert.equal(b.prioriteit.voortgang, 50);
+    const a = await json(["prioriteit", "afronden", "--org", org, "--id", p!.id]);
+    assert.deepEqual([a.afgerond, a.voortgang], [true, 100]);
+    const [e] = await db.sql`select soort from app.gebeurtenissen where org_id = ${org} and soort = 'prioriteit.afgerond'`;
+    assert.ok(e);
+  });
+
+  it("kpi doel sets a KPI's quarter target", async () => {
+    const [k] = await db.sql`insert into app.kpis (org_id, naam, eigenaar_user_id, meetsoort, cadans)
+      values (${org}, 'Broden', ${anna}, 'teller', 'week') returning id`;
+    const r = await json(["kpi", "doel", "--org", org, "--kpi", k!.id, "--kwartaal", "Q3-2026", "--doel", "1300"]);
+    assert.deepEqual([r.kwartaal, r.kwartaaldoel], ["Q3-2026", 1300]);
+    assert.equal((await json(["kpi", "doel", "--org", org, "--kpi", k!.id, "--kwartaal", "Q3-2026", "--doel", "1400"])).kwartaaldoel, 1400);
+  });
+
   const fouten: [string, string[], number, RegExp][] = [
+    ["an unknown task number", ["taak", "klaar", "--org", "Bakkerij Koers", "--nummer", "99"], 1, /Taak #99 bestaat niet/],
+    ["a task number that is no number", ["taak", "klaar", "--org", "Bakkerij Koers", "--nummer", "een"], 2, /--nummer must be a whole number/],
+    ["a key result for a rock", ["kernresultaat", "toevoegen", "--org", "Bakkerij Koers", "--prioriteit", "00000000-0000-0000-0000-000000000000", "--titel", "x", "--doel", "1"], 1, /geen OKR/],
+    ["a quarter in the wrong shape", ["kpi", "doel", "--org", "Bakkerij Koers", "--kpi", "00000000-0000-0000-0000-000000000000", "--kwartaal", "2026-Q3", "--doel", "1"], 1, /Q2-2026/],
     ["an unknown command", ["frobnicate"], 2, /unknown command "frobnicate"/],
     ["an unknown option", ["org", "create", "--nam", "X"], 2, /Unknown option '--nam'/],
     ["a missing required option", ["org", "create"], 2, /--naam is required/],
