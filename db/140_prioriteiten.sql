@@ -12,8 +12,7 @@ begin
       'startdatum', c.startdatum, 'deadline', c.deadline,
       'voortgang', round(c.voortgang * 100, 1), 'verstreken', round(c.verstreken * 100, 1),
       'stand', c.stand, 'afgerond', c.afgerond)
-      || case when app_hidden.heeft_teams(p.org_id)
-              then jsonb_build_object('team', app_hidden.team_json(p.org_id, p.team_id)) else '{}' end
+      || app_hidden.team_veld(p.org_id, p.team_id)
     from app.prioriteiten p, app_hidden.prioriteit_cijfers(p.org_id, p.id) c
     where p.org_id = _org and p.id = _id);
 end
@@ -95,8 +94,7 @@ begin
   gegevens := jsonb_build_object('prioriteit', jsonb_build_object(
       'id', new.id, 'titel', new.titel, 'soort', new.soort, 'kwartaal', app_hidden.kwartaal_label(new.kwartaal_start),
       'deadline', new.deadline, 'eigenaar_id', new.eigenaar_user_id, 'afgerond', new.afgerond_op is not null))
-    || case when app_hidden.heeft_teams(new.org_id)
-            then jsonb_build_object('team', app_hidden.team_json(new.org_id, new.team_id)) else '{}' end;
+    || app_hidden.team_veld(new.org_id, new.team_id);
   if tg_op = 'INSERT' then
     perform app_hidden.gebeurtenis(new.org_id, 'prioriteit.aangemaakt', new.id, gegevens);
   elsif new.afgerond_op is not null and old.afgerond_op is null then

@@ -10,8 +10,7 @@ begin
       'meetsoort', k.meetsoort, 'cadans', k.cadans, 'lager_is_beter', k.lager_is_beter,
       'kwartaaldoel', c.kwartaaldoel, 'huidige_stand', c.huidige_stand, 'lijn', round(c.lijn, 2),
       'stoplicht', c.stoplicht, 'bereikt', c.bereikt, 'laatste_periode', c.laatste_periode)
-      || case when app_hidden.heeft_teams(k.org_id)
-              then jsonb_build_object('team', app_hidden.team_json(k.org_id, k.team_id)) else '{}' end
+      || app_hidden.team_veld(k.org_id, k.team_id)
     from app.kpis k, app_hidden.kpi_cijfers(k.org_id, k.id, _kwartaal) c
     where k.org_id = _org and k.id = _id);
 end
@@ -145,8 +144,7 @@ begin
         'meting', jsonb_build_object('periode', new.periode, 'waarde', new.waarde),
         'kwartaal', app_hidden.kwartaal_label(kwartaal), 'kwartaaldoel', c.kwartaaldoel,
         'lijn', round(c.lijn, 2), 'stoplicht', c.stoplicht)
-      || case when app_hidden.heeft_teams(k.org_id)
-              then jsonb_build_object('team', app_hidden.team_json(k.org_id, k.team_id)) else '{}' end);
+      || app_hidden.team_veld(k.org_id, k.team_id));
   end if;
   return null;
 end

@@ -76,12 +76,11 @@ declare
 begin
   if t.prioriteit_id is not null then
     select jsonb_build_object('id', p.id, 'titel', p.titel, 'soort', 'prioriteit')
-           || case when app_hidden.heeft_teams(p.org_id)
-                   then jsonb_build_object('team', app_hidden.team_json(p.org_id, p.team_id)) else '{}' end
+           || app_hidden.team_veld(p.org_id, p.team_id)
       into onderdeel from app.prioriteiten p where p.org_id = t.org_id and p.id = t.prioriteit_id;
   elsif t.project_id is not null then
     select jsonb_build_object('id', p.id, 'titel', p.titel, 'soort', 'project')
-           || case when app_hidden.heeft_teams(p.org_id) then jsonb_build_object('team', null) else '{}' end,
+           || app_hidden.team_veld(p.org_id, null),
            p.besloten
       into onderdeel, besloten from app.projecten p where p.org_id = t.org_id and p.id = t.project_id;
   end if;

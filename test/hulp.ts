@@ -1,7 +1,7 @@
 // Shared by the TypeScript tests: a database of its own per test file (cloned from the migrated
 // template), Koers's REST door on a loopback port, and a small organisation to work in.
 import assert from "node:assert/strict";
-import { it } from "node:test";
+import { after, before, it } from "node:test";
 import crypto from "node:crypto";
 import postgres from "postgres";
 import type { AddressInfo } from "node:net";
@@ -197,4 +197,28 @@ export async function ingetrokkenLid(sql: postgres.Sql, w: Wereld): Promise<Lid>
     unknown as [{ r: { key_id: string } }];
   await sql`select beheer.sleutel_intrekken(${s.key_id})`;
   return { user_id: lid.user_id, naam: "Oud Lid", sleutel: k.sleutel, sleutel_id: s.key_id };
+}
+
+/**
+ * The usual world of a test file: its own database, the REST door (with a frozen clock when
+ * given), an organisation with one member per role, a second organisation, and a member whose
+ * key was revoked. Filled in by a before hook (then `daarna`, the file's own setup), cleaned up
+ * by an after hook.
+ */
+export function omgeving(opties: { now?: string; daarna?: (o: Omgeving) => Promise<void> } = {}): Omgeving & { koers: Koers } {
+  const o = {} as Omgeving & { koers: Koers };
+  before(async () => {
+    o.db = await testDatabase();
+    o.koers = await startKoers(o.db.url, { now: opties.now });
+    o.basis = o.koers.basis;
+    o.w = await maakWereld(o.db.sql);
+    o.ander = await maakWereld(o.db.sql, "Ander BV");
+    o.ingetrokken = await ingetrokkenLid(o.db.sql, o.w);
+    await opties.daarna?.(o);
+  });
+  after(async () => {
+    await o.koers.stop();
+    await o.db.ruimOp();
+  });
+  return o;
 }
