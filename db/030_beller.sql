@@ -32,6 +32,13 @@ language sql stable as $$ select (app_hidden.beller()).user_id $$;
 create function app_hidden.huidige_rol() returns text
 language sql stable as $$ select (app_hidden.beller()).rol $$;
 
+-- Security-definer helpers that return an organisation's data answer a door only about the
+-- caller's own organisation; the app (CLI, workers) connects as another role.
+create function app_hidden.eigen_org(_org uuid) returns boolean
+language sql stable as $$
+  select _org = (app_hidden.beller()).org_id or session_user::text <> 'koers_door'
+$$;
+
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
 language plpgsql stable security definer set search_path = '' as $$
@@ -165,9 +172,10 @@ returns void language plpgsql volatile security definer set search_path = '' as 
 declare duur numeric := round(extract(epoch from clock_timestamp() - _begonnen) * 1000, 3);
 begin
   if s.aanroep_id is not null then
+    -- Only the unfinished row of this very transaction: the log cannot be rewritten.
     update app_private.aanroepen a
     set status = _status, fout_code = _fout_code, fout_detail = _fout_detail, duur_ms = duur
-    where a.org_id = s.org_id and a.id = s.aanroep_id;
+    where a.org_id = s.org_id and a.id = s.aanroep_id and a.xid = pg_current_xact_id() and a.status is null;
   else
     insert into app_private.aanroepen_zonder_org (door, operatie, parameters, status, fout_code, duur_ms)
     values (s.door, s.operatie, coalesce(_parameters, '{}'), _status, _fout_code, duur);

@@ -9,10 +9,20 @@
 -- again for real and only commits when the proposal it computes is the one the code was
 -- issued for: the write is exactly what the user agreed to.
 
-create function app_hidden.bevestigcode_maken(s app_hidden.aanroep_start, _parameters jsonb,
-                                              _voorstel jsonb)
+-- Codes belong to the running call's caller (app_hidden.beller), never to an argument.
+create function app_hidden.bevestiger() returns app_hidden.aanroep_start
+language plpgsql stable set search_path = '' as $$
+declare s app_hidden.aanroep_start := app_hidden.beller();
+begin
+  if s.org_id is null then raise exception 'bevestigcodes need a running call' using errcode = '42501'; end if;
+  return s;
+end
+$$;
+
+create function app_hidden.bevestigcode_maken(_parameters jsonb, _voorstel jsonb)
 returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
+  s app_hidden.aanroep_start := app_hidden.bevestiger();
   -- No 0/O or 1/I: the code is meant to be read aloud. 32 symbols, so byte % 32 is uniform.
   alfabet constant text := 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   willekeurig bytea;
@@ -41,10 +51,11 @@ $$;
 -- Takes in a code for the second call. Returns {"gebruikt": true, "resultaat": ..} when the
 -- code was already confirmed (the first result again, nothing written twice), else
 -- {"gebruikt": false, "voorstel": ..}. Locks the code so two confirmations cannot race.
-create function app_hidden.bevestigcode_innemen(s app_hidden.aanroep_start, _parameters jsonb,
-                                                _code text)
+create function app_hidden.bevestigcode_innemen(_parameters jsonb, _code text)
 returns jsonb language plpgsql volatile security definer set search_path = '' as $$
-declare c app_private.bevestigcodes;
+declare
+  s app_hidden.aanroep_start := app_hidden.bevestiger();
+  c app_private.bevestigcodes;
 begin
   select * into c from app_private.bevestigcodes b
   where b.org_id = s.org_id and b.code = upper(trim(_code))
@@ -68,12 +79,14 @@ begin
 end
 $$;
 
-create function app_hidden.bevestigcode_gebruikt(s app_hidden.aanroep_start, _code text,
-                                                 _resultaat jsonb)
-returns void language sql volatile security definer set search_path = '' as $$
+create function app_hidden.bevestigcode_gebruikt(_code text, _resultaat jsonb)
+returns void language plpgsql volatile security definer set search_path = '' as $$
+declare s app_hidden.aanroep_start := app_hidden.bevestiger();
+begin
   update app_private.bevestigcodes b
   set gebruikt_op = app_hidden.nu(), resultaat = _resultaat
-  where b.org_id = s.org_id and b.code = upper(trim(_code))
+  where b.org_id = s.org_id and b.code = upper(trim(_code)) and b.user_id = s.user_id;
+end
 $$;
 
 create function api.aanroep(door text, sleutel bytea, operatie text, parameters jsonb,
@@ -109,9 +122,9 @@ begin
         exception when sqlstate 'KOPRO' then
           null;
         end;
-        antwoord := app_hidden.bevestigcode_maken(s, invoer, uitvoer -> 'voorstel');
+        antwoord := app_hidden.bevestigcode_maken(invoer, uitvoer -> 'voorstel');
       else
-        ingenomen := app_hidden.bevestigcode_innemen(s, invoer, code);
+        ingenomen := app_hidden.bevestigcode_innemen(invoer, code);
         if (ingenomen ->> 'gebruikt')::boolean then
           antwoord := ingenomen -> 'resultaat';
         else
@@ -121,7 +134,7 @@ begin
               'De gegevens zijn veranderd sinds het voorstel. Vraag een nieuw voorstel aan.');
           end if;
           antwoord := jsonb_build_object('uitgevoerd', true) || coalesce(uitvoer -> 'resultaat', '{}');
-          perform app_hidden.bevestigcode_gebruikt(s, code, antwoord);
+          perform app_hidden.bevestigcode_gebruikt(code, antwoord);
         end if;
       end if;
     exception when others then

@@ -7,7 +7,7 @@ create function app_hidden.project_cijfers(_org uuid, _project uuid,
                                            out open_taken integer, out uren numeric)
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if _org is distinct from app_hidden.huidige_org() then return; end if;
+  if not app_hidden.eigen_org(_org) then return; end if;
   open_taken := (select count(*)::integer from app.taken t
      where t.org_id = _org and t.project_id = _project and t.verwijderd_op is null
        and t.stand not in ('voltooid', 'vervallen'));

@@ -28,7 +28,7 @@ $$;
 create function app_hidden.team_veld(_org uuid, _team uuid) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if not exists (select 1 from app.teams t where t.org_id = _org) then return '{}'; end if;
+  if not app_hidden.eigen_org(_org) or not exists (select 1 from app.teams t where t.org_id = _org) then return '{}'; end if;
   return jsonb_build_object('team', (select jsonb_build_object('id', t.id, 'naam', t.naam) from app.teams t
                                      where t.org_id = _org and t.id = _team));
 end

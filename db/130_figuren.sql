@@ -143,8 +143,8 @@ declare
   tz text;
   telt boolean;
 begin
-  select * into p from app.prioriteiten x where x.org_id = _org and x.id = _id;
-  if p.id is null or _org is distinct from app_hidden.huidige_org() and app_hidden.huidige_org() is not null then return; end if;
+  select * into p from app.prioriteiten x where x.org_id = _org and x.id = _id and app_hidden.eigen_org(_org);
+  if p.id is null then return; end if;
   select o.tijdzone into tz from app.organisaties o where o.org_id = _org;
   startdatum := coalesce(p.startdatum, p.kwartaal_start);
   deadline := coalesce(p.deadline, app_hidden.kwartaal_eind(p.kwartaal_start));
@@ -211,8 +211,8 @@ declare
   eind date := app_hidden.kwartaal_eind(_kwartaal);
   aandeel numeric;
 begin
-  select * into k from app.kpis x where x.org_id = _org and x.id = _kpi;
-  if k.id is null or _org is distinct from app_hidden.huidige_org() and app_hidden.huidige_org() is not null then return; end if;
+  select * into k from app.kpis x where x.org_id = _org and x.id = _kpi and app_hidden.eigen_org(_org);
+  if k.id is null then return; end if;
   select o.tijdzone into tz from app.organisaties o where o.org_id = _org;
   select d.doel into kwartaaldoel from app.kpi_kwartaaldoelen d
   where d.org_id = _org and d.kpi_id = _kpi and d.kwartaal_start = _kwartaal;

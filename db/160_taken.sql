@@ -6,7 +6,7 @@ language plpgsql stable security definer set search_path = '' as $$
 begin
   return coalesce((select jsonb_agg(t.naam order by lower(t.naam))
                    from app.taak_tags tt join app.tags t on t.org_id = tt.org_id and t.id = tt.tag_id
-                   where tt.org_id = _org and tt.taak_id = _taak), '[]');
+                   where tt.org_id = _org and tt.taak_id = _taak and app_hidden.eigen_org(_org)), '[]');
 end
 $$;
 
@@ -14,6 +14,7 @@ $$;
 create function app_hidden.taak_onderdeel(_org uuid, _prioriteit uuid, _project uuid) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
+  if not app_hidden.eigen_org(_org) then return null; end if;
   if _prioriteit is not null then
     return (select jsonb_build_object('soort', 'prioriteit', 'id', p.id, 'titel', p.titel)
             from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit);
@@ -29,6 +30,7 @@ $$;
 create function app_hidden.taak_brand_label(_org uuid, _label uuid, _prioriteit uuid, _project uuid) returns text
 language plpgsql stable security definer set search_path = '' as $$
 begin
+  if not app_hidden.eigen_org(_org) then return null; end if;
   return (select b.naam from app.brand_labels b where b.org_id = _org and b.id = coalesce(_label,
             (select p.brand_label_id from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit),
             (select p.brand_label_id from app.projecten p where p.org_id = _org and p.id = _project)));
@@ -39,7 +41,7 @@ $$;
 create function app_hidden.taak_uren(_org uuid, _taak uuid) returns numeric
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return (select coalesce(sum(u.uren), 0) from app.uren u where u.org_id = _org and u.taak_id = _taak);
+  return (select coalesce(sum(u.uren), 0) from app.uren u where u.org_id = _org and u.taak_id = _taak and app_hidden.eigen_org(_org));
 end
 $$;
 

@@ -19,5 +19,19 @@ begin
 end
 $$;
 
--- Impersonation for tests is for the superuser only.
+-- History and events are written by triggers only (trigger functions need no EXECUTE of the
+-- caller), and impersonation is for the superuser only.
+do $$
+declare f record;
+begin
+  for f in
+    select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = 'app_hidden'
+      and (p.prorettype = 'trigger'::regtype or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenis'))
+  loop
+    execute format('revoke execute on function %s from koers_door', f.fn);
+  end loop;
+end
+$$;
+
 revoke execute on function app_hidden.als(uuid, uuid, text, text, jsonb) from koers_door, koers_definer;

@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(29);
+select plan(34);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -37,6 +37,29 @@ select is(app_hidden.huidige_org(), null, 'a setting pointing at another transac
 select is((select count(*) from app.lidmaatschappen), 0::bigint, 'and shows nothing');
 reset role;
 select set_config('koers.aanroep', '', true);
+
+-- Security-definer helpers trust no argument from the door.
+select id as beta_log from app_private.aanroepen where org_id = :'beta' and xid = '1'::xid8 \gset
+select app_hidden.als(:'alfa', :'lid');
+set local role koers_door;
+select throws_ok(format($$ select app_hidden.gebeurtenis(%L, 'taak.klaar', null, '{}') $$, :'beta'), '42501', null,
+  'the door cannot forge an event');
+-- A finished row of another organisation, handed to aanroep_einde: nothing changes.
+select app_hidden.aanroep_einde(row(:'beta_log'::uuid, :'beta'::uuid, null, null, null, 'rest', 'team', false, null, null)::app_hidden.aanroep_start,
+  '{}', 999, 'vervalst', null, now());
+reset role;
+select is((select count(*)::int from app_private.aanroepen where status = 999 or fout_code = 'vervalst'), 0,
+  'the door cannot rewrite the call log');
+set local role koers_door;
+select is((select stand from app_hidden.prioriteit_cijfers(:'beta', (select id from app.prioriteiten where org_id = :'beta' limit 1))),
+  null, 'figures of another organisation stay empty, even asked directly');
+select is(app_hidden.taak_tags(:'beta', (select id from app.taken where org_id = :'beta' limit 1)), '[]',
+  'as do its task tags');
+reset role;
+select set_config('koers.aanroep', '', true);
+set local role koers_door;
+select throws_ok($$ select app_hidden.bevestigcode_maken('{}', '{}') $$, '42501', null, 'no confirmation code outside a call');
+reset role;
 
 -- Refusals, in order ----------------------------------------------------------------------
 select is(pg_temp.roep('team', jsonb_build_object('org_id', :'alfa')) -> 'status', '401', 'no key: 401');
