@@ -9,6 +9,18 @@ begin
 end
 $$;
 
+-- Owner, admin and MT measure every KPI; a member ('eigen') only the KPIs they own.
+create function app_hidden.mag_kpi_meten(_org uuid, _kpi uuid) returns boolean
+language plpgsql stable set search_path = '' as $$
+begin
+  return case app_hidden.mijn_recht('kpi_meting_invoeren')
+    when 'alles' then true
+    when 'eigen' then exists (select 1 from app.kpis k where k.org_id = _org and k.id = _kpi
+                              and k.eigenaar_user_id = app_hidden.huidige_gebruiker())
+    else false end;
+end
+$$;
+
 grant select on app.prioriteiten, app.kernresultaten, app.kpis, app.kpi_kwartaaldoelen, app.kpi_metingen,
   app.taken, app.tags, app.taak_tags, app.taak_geschiedenis, app.bijlagen, app.opmerkingen,
   app.weektaken, app.dagprioriteiten to koers_door;
@@ -50,17 +62,11 @@ create policy "members see the measurements of their organisation" on app.kpi_me
   using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('kpis')));
 create policy "members measure the KPIs they may measure" on app.kpi_metingen for insert to koers_door
   with check (org_id = (select app_hidden.huidige_org()) and ingevoerd_door = (select app_hidden.huidige_gebruiker())
-              and ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'alles'
-                   or ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'eigen'
-                       and exists (select 1 from app.kpis k where k.org_id = kpi_metingen.org_id and k.id = kpi_metingen.kpi_id
-                                   and k.eigenaar_user_id = (select app_hidden.huidige_gebruiker())))));
+              and app_hidden.mag_kpi_meten(org_id, kpi_id));
 create policy "members overwrite measurements of the KPIs they may measure" on app.kpi_metingen for update to koers_door
   using (org_id = (select app_hidden.huidige_org()))
   with check (org_id = (select app_hidden.huidige_org()) and ingevoerd_door = (select app_hidden.huidige_gebruiker())
-              and ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'alles'
-                   or ((select app_hidden.mijn_recht('kpi_meting_invoeren')) = 'eigen'
-                       and exists (select 1 from app.kpis k where k.org_id = kpi_metingen.org_id and k.id = kpi_metingen.kpi_id
-                                   and k.eigenaar_user_id = (select app_hidden.huidige_gebruiker())))));
+              and app_hidden.mag_kpi_meten(org_id, kpi_id));
 
 -- Tasks: tasks of a private project only for those who work on it.
 create policy "members see the tasks they can see in the app" on app.taken for select to koers_door

@@ -91,7 +91,7 @@ declare
   voor text;
   na record;
 begin
-  if app_hidden.mijn_recht('kpi_meting_invoeren') = 'eigen' and k.eigenaar_user_id <> ik then
+  if not app_hidden.mag_kpi_meten(org, k.id) then
     perform app_hidden.fout('rol_mag_niet', 'Met jouw rol mag je alleen metingen invoeren op je eigen KPI''s.');
   end if;
   select * into per from app_hidden.kpi_periode(k.cadans, app_hidden.param_tekst(p, 'periode'), org);
