@@ -29,9 +29,6 @@ language sql stable as $$ select (app_hidden.beller()).org_id $$;
 create function app_hidden.huidige_gebruiker() returns uuid
 language sql stable as $$ select (app_hidden.beller()).user_id $$;
 
-create function app_hidden.huidige_rol() returns text
-language sql stable as $$ select (app_hidden.beller()).rol $$;
-
 -- Security-definer helpers that return an organisation's data answer a door only about the
 -- caller's own organisation; the app (CLI, workers) connects as another role.
 create function app_hidden.eigen_org(_org uuid) returns boolean
