@@ -517,6 +517,7 @@ declare
   herhalen text := app_hidden.param_keuze(p, 'herhalen', array['niet', 'dag', 'week', 'maand', 'kwartaal', 'jaar']);
   voorstel jsonb := '{}';
   oude_weergave jsonb;
+  nieuwe_weergave jsonb;
   bijgewerkt integer;
 begin
   select * into oud from app.taken x where x.org_id = org and x.id = gezocht and x.verwijderd_op is null;
@@ -569,9 +570,9 @@ begin
   if tags is not null then perform app_hidden.tags_zetten(org, oud.id, tags); end if;
 
   -- The proposal: per field that was given, what stands now and what it becomes.
-  select jsonb_object_agg(k, app_hidden.veld(oude_weergave -> k, nieuw -> k)) into voorstel
-  from (select app_hidden.taak_weergave(org, oud.id) as nieuw) n,
-       unnest(array['stand', 'eigenaar', 'deadline', 'herhalen', 'omschrijving', 'week', 'tags', 'brand_label',
+  nieuwe_weergave := app_hidden.taak_weergave(org, oud.id);
+  select jsonb_object_agg(k, app_hidden.veld(oude_weergave -> k, nieuwe_weergave -> k)) into voorstel
+  from unnest(array['stand', 'eigenaar', 'deadline', 'herhalen', 'omschrijving', 'week', 'tags', 'brand_label',
                     'grootte', 'inschatting_uren']) k
   where p ? case k when 'eigenaar' then 'eigenaar_user_id' else k end
      or (k in ('grootte', 'inschatting_uren') and p ?| array['grootte', 'inschatting_uren']);
@@ -579,7 +580,7 @@ begin
     'voorstel', jsonb_build_object('taak', app_hidden.veld(
       jsonb_build_object('nummer', oud.nummer, 'omschrijving', oud.omschrijving),
       jsonb_build_object('nummer', oud.nummer, 'omschrijving', t.omschrijving))) || voorstel,
-    'resultaat', jsonb_build_object('taak', app_hidden.taak_weergave(org, oud.id)));
+    'resultaat', jsonb_build_object('taak', nieuwe_weergave));
 end
 $$;
 

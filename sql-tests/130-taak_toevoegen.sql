@@ -1,7 +1,7 @@
 -- taak_toevoegen: what a task belongs to, subtasks, size and estimate, repetition, weeks, tags,
 -- brand labels; its number, history and event; allowed and refused roles.
 begin;
-select plan(29);
+select plan(31);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';  -- Thursday of 2026-W20
 select tests.wereld('Taak BV') as org \gset
@@ -67,6 +67,15 @@ select is((select gegevens #>> '{taak,titel}' || '/' || (gegevens #>> '{onderdee
            where soort = 'taak.aangemaakt' and onderwerp_id = (select (t ->> 'id')::uuid from ouder)),
   'Offerte sturen/prioriteit', 'taak.aangemaakt is recorded with the task and what it belongs to');
 select is(tests.fout(:'org', 'coach', 'taak_toevoegen', pg_temp.t('{}')), '42501', 'a coach may not add tasks (policy)');
+
+-- Tasks from a private project are never sent: their events are marked besloten.
+select pg_temp.voeg(jsonb_build_object('project_id', :'project')) ->> 'id' as open_taak \gset
+update app.projecten set besloten = true where id = :'project';
+select pg_temp.voeg(jsonb_build_object('project_id', :'project')) ->> 'id' as besloten_taak \gset
+select is((select besloten from app.gebeurtenissen where soort = 'taak.aangemaakt' and onderwerp_id = :'open_taak'),
+  false, 'an event about a task in an open project may be sent');
+select is((select besloten from app.gebeurtenissen where soort = 'taak.aangemaakt' and onderwerp_id = :'besloten_taak'),
+  true, 'an event about a task in a private project is marked besloten');
 
 select * from finish();
 rollback;
