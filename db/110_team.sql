@@ -59,3 +59,15 @@ begin
   from org);
 end
 $$;
+
+-- The `team` key of an answer or event: {"team": {id, naam} or null} when the organisation
+-- has teams, and no key at all when it has none (the interface: "present when the
+-- organisation has teams").
+create function app_hidden.team_veld(_org uuid, _team uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if not app_hidden.eigen_org(_org) or not exists (select 1 from app.teams t where t.org_id = _org) then return '{}'; end if;
+  return jsonb_build_object('team', (select jsonb_build_object('id', t.id, 'naam', t.naam) from app.teams t
+                                     where t.org_id = _org and t.id = _team));
+end
+$$;

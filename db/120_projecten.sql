@@ -41,7 +41,7 @@ declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
   titel text := app_hidden.param_tekst(p, 'titel', true);
-  eigenaar uuid := app_hidden.param_lid(p, 'eigenaar_user_id', true);
+  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid', true);
   omschrijving text := app_hidden.param_tekst(p, 'omschrijving');
   deadline date := app_hidden.param_datum(p, 'deadline');
   start date := app_hidden.vandaag(org);
@@ -70,5 +70,20 @@ begin
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)),
       'besloten', app_hidden.veld(null, 'false')),
     'resultaat', jsonb_build_object('project', app_hidden.project_weergave(org, nieuw)));
+end
+$$;
+
+-- Only running projects the caller can see in the app (the policy hides private ones).
+create function api.projecten(p jsonb) returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  org uuid := app_hidden.huidige_org();
+  vandaag date := app_hidden.vandaag(org);
+begin
+  return jsonb_build_object('projecten', coalesce((
+    select jsonb_agg(app_hidden.project_weergave(org, x.id) order by x.deadline nulls last, x.titel, x.id)
+    from app.projecten x
+    where x.org_id = org and x.afgerond_op is null and x.startdatum <= vandaag
+      and (x.deadline is null or x.deadline >= vandaag)), '[]'));
 end
 $$;

@@ -24,7 +24,7 @@ declare
   org uuid := app_hidden.huidige_org();
   kwartaal date := app_hidden.param_kwartaal(p, 'kwartaal', org);
   aandacht boolean := app_hidden.param_vlag(p, 'alleen_aandacht');
-  team uuid := app_hidden.param_team(p, 'team', org);
+  team uuid := app_hidden.param_verwijzing(p, 'team', 'team');
 begin
   return jsonb_build_object(
     'kwartaal', app_hidden.kwartaal_label(kwartaal),
@@ -43,7 +43,7 @@ declare
   org uuid := app_hidden.huidige_org();
   titel text := app_hidden.param_tekst(p, 'titel', true);
   soort text := app_hidden.param_keuze(p, 'soort', array['rock', 'okr'], true);
-  eigenaar uuid := app_hidden.param_lid(p, 'eigenaar_user_id', true);
+  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid', true);
   kwartaal date := app_hidden.param_kwartaal(p, 'kwartaal', org);
   eind date := app_hidden.kwartaal_eind(kwartaal);
   deadline date := coalesce(app_hidden.param_datum(p, 'deadline'), eind);

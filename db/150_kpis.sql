@@ -21,7 +21,7 @@ language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   kwartaal date := app_hidden.param_kwartaal(p, 'kwartaal', org);
-  team uuid := app_hidden.param_team(p, 'team', org);
+  team uuid := app_hidden.param_verwijzing(p, 'team', 'team');
 begin
   return jsonb_build_object(
     'kwartaal', app_hidden.kwartaal_label(kwartaal),
@@ -39,7 +39,7 @@ declare
   org uuid := app_hidden.huidige_org();
   naam text := app_hidden.param_tekst(p, 'naam', true);
   eenheid text := app_hidden.param_tekst(p, 'eenheid');
-  eigenaar uuid := app_hidden.param_lid(p, 'eigenaar_user_id', true);
+  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid', true);
   meetsoort text := app_hidden.param_keuze(p, 'meetsoort', array['teller', 'stand'], true);
   cadans text := app_hidden.param_keuze(p, 'cadans', array['week', 'month', 'quarter'], true);
   lager boolean := app_hidden.param_vlag(p, 'lager_is_beter');
@@ -62,27 +62,13 @@ begin
 end
 $$;
 
--- A KPI the caller can see, by id.
-create function app_hidden.param_kpi(p jsonb, naam text) returns app.kpis
-language plpgsql stable set search_path = '' as $$
-declare
-  gezocht uuid := app_hidden.param_uuid(p, naam, true);
-  k app.kpis;
-begin
-  select * into k from app.kpis x where x.org_id = app_hidden.huidige_org() and x.id = gezocht;
-  if k.id is null then
-    perform app_hidden.ongeldig(naam, format('KPI %s bestaat niet (gebruik een id uit kpi_scorebord).', gezocht));
-  end if;
-  return k;
-end
-$$;
-
 create function api.kpi_meting_invoeren(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  k app.kpis := app_hidden.param_kpi(p, 'kpi_id');
+  kpi uuid := app_hidden.param_verwijzing(p, 'kpi_id', 'kpi', true);
+  k app.kpis;
   waarde numeric := app_hidden.param_getal(p, 'waarde', true);
   toelichting text := app_hidden.param_tekst(p, 'toelichting');
   per record;
@@ -91,21 +77,25 @@ declare
   voor text;
   na record;
 begin
+  select * into k from app.kpis x where x.org_id = org and x.id = kpi;
   if not app_hidden.mag_kpi_meten(org, k.id) then
     perform app_hidden.fout('rol_mag_niet', 'Met jouw rol mag je alleen metingen invoeren op je eigen KPI''s.');
   end if;
-  select * into per from app_hidden.kpi_periode(k.cadans, app_hidden.param_tekst(p, 'periode'), org);
+  select * into per from app_hidden.param_kpi_periode(k.cadans, app_hidden.param_tekst(p, 'periode'), org);
   kwartaal := app_hidden.periode_kwartaal(per.van, k.cadans);
+  -- Two measurements of one period at once: the second waits, then reads the first as the
+  -- current value; its confirmation is refused when that is not what its proposal showed.
+  perform app_hidden.vergrendel('kpi_meting', org::text, k.id::text, per.periode);
   select * into oud from app.kpi_metingen m where m.org_id = org and m.kpi_id = k.id and m.periode = per.periode;
-  select c.stoplicht into voor from app_hidden.kpi_cijfers(org, k.id, kwartaal, per.tot) c;
+  select c.stoplicht into voor from app_hidden.kpi_cijfers(org, k.id, kwartaal, per.laatste_dag) c;
 
   insert into app.kpi_metingen as m (org_id, kpi_id, periode, periode_start, periode_eind, waarde, toelichting, ingevoerd_door, ingevoerd_op)
-  values (org, k.id, per.periode, per.van, per.tot, waarde, toelichting, ik, app_hidden.nu())
+  values (org, k.id, per.periode, per.van, per.laatste_dag, waarde, toelichting, ik, app_hidden.nu())
   on conflict (org_id, kpi_id, periode) do update
     set waarde = excluded.waarde, toelichting = excluded.toelichting,
         ingevoerd_door = excluded.ingevoerd_door, ingevoerd_op = excluded.ingevoerd_op;
 
-  select * into na from app_hidden.kpi_cijfers(org, k.id, kwartaal, per.tot);
+  select * into na from app_hidden.kpi_cijfers(org, k.id, kwartaal, per.laatste_dag);
   if na.stoplicht in ('attentie', 'achter') and toelichting is null then
     perform app_hidden.ongeldig('toelichting', format(
       'Met deze meting staat %s op %s; geef een toelichting.', k.naam, na.stoplicht));

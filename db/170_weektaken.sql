@@ -33,10 +33,12 @@ declare
   ik uuid := app_hidden.huidige_gebruiker();
   nieuwe_titel text := app_hidden.param_tekst(p, 'titel', true);
   gekozen text := coalesce(app_hidden.param_week(p, 'week', org), app_hidden.iso_week(app_hidden.vandaag(org)));
-  voor uuid := coalesce(app_hidden.param_lid(p, 'voor_user_id'), ik);
-  prioriteit app.prioriteiten := app_hidden.param_prioriteit(p, 'prioriteit_id');
+  voor uuid := coalesce(app_hidden.param_verwijzing(p, 'voor_user_id', 'lid'), ik);
+  prioriteit app.prioriteiten;
   w app.weektaken;
 begin
+  select * into prioriteit from app.prioriteiten x
+  where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'prioriteit_id', 'prioriteit');
   if length(nieuwe_titel) > 200 then perform app_hidden.ongeldig('titel', 'titel is te lang: hoogstens 200 tekens.'); end if;
   if voor <> ik and app_hidden.mijn_recht('weektaak_toevoegen') <> 'alles' then
     perform app_hidden.fout('rol_mag_niet',
@@ -56,7 +58,9 @@ begin
 end
 $$;
 
--- The day's priorities, only for the caller; a priority not given stays as it is.
+-- The day's priorities, only for the caller; a priority not given stays as it is. Writers of
+-- one day are serialised, so two confirmations at once each keep the slot they set, and what
+-- stands now is read after the other committed.
 create function api.dagprioriteiten_zetten(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -69,6 +73,7 @@ begin
   if not (p ?| array['prioriteit_1', 'prioriteit_2', 'prioriteit_3']) then
     perform app_hidden.ongeldig('prioriteit_1', 'Geef minstens één prioriteit (prioriteit_1, prioriteit_2 of prioriteit_3).');
   end if;
+  perform app_hidden.vergrendel('dagprioriteiten', org::text, ik::text, dag::text);
   select * into oud from app.dagprioriteiten d where d.org_id = org and d.user_id = ik and d.datum = dag;
   insert into app.dagprioriteiten as d (org_id, user_id, datum, prioriteit_1, prioriteit_2, prioriteit_3, bijgewerkt_op)
   values (org, ik, dag,

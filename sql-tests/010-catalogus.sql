@@ -2,30 +2,37 @@
 -- primary key and every foreign key into another tenant table; the door role is powerless
 -- outside its policies; security-definer functions fix their search_path.
 begin;
-select plan(11);
+select plan(13);
 
 create temp view tenant_zonder_forced_rls as
-  select t.tabel::text from tests.tenant_tabellen t join pg_class c on c.oid = t.tabel
+  select t.tabel::text from app_hidden.tenant_tabellen t join pg_class c on c.oid = t.tabel
   where not (c.relrowsecurity and c.relforcerowsecurity);
 create temp view tenant_zonder_policy as
-  select t.tabel::text from tests.tenant_tabellen t
+  select t.tabel::text from app_hidden.tenant_tabellen t
   where not exists (select 1 from pg_policy p where p.polrelid = t.tabel);
+create temp view tenant_zonder_hek as
+  select t.tabel::text from app_hidden.tenant_tabellen t
+  where not exists (select 1 from pg_policy p where p.polrelid = t.tabel and not p.polpermissive
+                      and p.polname = 'rows stay within the caller''s organisation'
+                      and pg_get_expr(p.polqual, p.polrelid) ~ 'huidige_org'
+                      and pg_get_expr(p.polwithcheck, p.polrelid) ~ 'huidige_org');
 create temp view tenant_zonder_org_voorop as
-  select t.tabel::text from tests.tenant_tabellen t
+  select t.tabel::text from app_hidden.tenant_tabellen t
   where (select a.attname from pg_constraint k
          join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
          where k.conrelid = t.tabel and k.contype = 'p') is distinct from 'org_id';
 create temp view fk_zonder_org_voorop as
   select k.conname::text from pg_constraint k
-  join tests.tenant_tabellen van on van.tabel = k.conrelid
-  join tests.tenant_tabellen naar on naar.tabel = k.confrelid
+  join app_hidden.tenant_tabellen van on van.tabel = k.conrelid
+  join app_hidden.tenant_tabellen naar on naar.tabel = k.confrelid
   where k.contype = 'f'
     and ((select attname from pg_attribute where attrelid = k.conrelid and attnum = k.conkey[1]) <> 'org_id'
       or (select attname from pg_attribute where attrelid = k.confrelid and attnum = k.confkey[1]) <> 'org_id');
 
-select ok((select count(*) from tests.tenant_tabellen) >= 40, 'the tenant tables are found (' || (select count(*) from tests.tenant_tabellen) || ')');
+select ok((select count(*) from app_hidden.tenant_tabellen) >= 40, 'the tenant tables are found (' || (select count(*) from app_hidden.tenant_tabellen) || ')');
 select is_empty('select * from tenant_zonder_forced_rls', 'every tenant table has RLS enabled and forced');
 select is_empty('select * from tenant_zonder_policy', 'every tenant table has a policy');
+select is_empty('select * from tenant_zonder_hek', 'every tenant table has the restrictive organisation fence');
 select is_empty('select * from tenant_zonder_org_voorop', 'org_id leads the primary key of every tenant table');
 select is_empty('select * from fk_zonder_org_voorop', 'org_id leads every foreign key between tenant tables');
 
@@ -34,8 +41,13 @@ create table app.slordig (org_id uuid, id uuid, primary key (id, org_id));
 select results_eq(
   $$ select (select count(*) from tenant_zonder_forced_rls where tabel = 'app.slordig')
           + (select count(*) from tenant_zonder_policy where tabel = 'app.slordig')
+          + (select count(*) from tenant_zonder_hek where tabel = 'app.slordig')
           + (select count(*) from tenant_zonder_org_voorop where tabel = 'app.slordig') $$,
-  array[3::bigint], 'a table without forced RLS, policy or leading org_id is reported by all three checks');
+  array[4::bigint], 'a table without forced RLS, policy, fence or leading org_id is reported by all four checks');
+-- A permissive policy alone is not the fence.
+create policy "everything" on app.slordig to koers_door using (true);
+select is((select count(*)::int from tenant_zonder_hek where tabel = 'app.slordig'), 1,
+  'a table with only a permissive policy still lacks the fence');
 
 select is((select rolsuper or rolbypassrls or rolcreaterole or rolcreatedb from pg_roles where rolname = 'koers_door'),
   false, 'koers_door is not superuser, has no BYPASSRLS and cannot create roles or databases');

@@ -1,7 +1,7 @@
 -- A member of one organisation can neither read nor change another organisation's rows, in
 -- any tenant table, as any role. Both organisations have a row in every tenant table.
 begin;
-select plan(2 + 5 * 4 * (select count(*)::int from tests.tenant_tabellen) + 5);
+select plan(2 + 5 * 4 * (select count(*)::int from app_hidden.tenant_tabellen) + 5);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -12,7 +12,7 @@ create temp table leeg as select 1 as x where false;
 do $$
 declare t record; n bigint;
 begin
-  for t in select * from tests.tenant_tabellen loop
+  for t in select * from app_hidden.tenant_tabellen loop
     execute format('select count(*) from %s where org_id = $1', t.tabel) into n
       using (select org_id from app.organisaties where naam = 'Beta BV');
     if n = 0 then insert into leeg values (1); raise notice 'no fixture row in %', t.tabel; end if;
@@ -24,11 +24,11 @@ select is_empty('select * from leeg', 'every tenant table has a fixture row of t
 -- For each tenant table, a copy of one of Alfa's rows moved to Beta: what an insert into the
 -- other organisation would look like.
 create temp table kopie as
-  select t.tabel::text as tabel, null::jsonb as rij from tests.tenant_tabellen t where false;
+  select t.tabel::text as tabel, null::jsonb as rij from app_hidden.tenant_tabellen t where false;
 do $$
 declare t record; r jsonb;
 begin
-  for t in select * from tests.tenant_tabellen loop
+  for t in select * from app_hidden.tenant_tabellen loop
     execute format('select to_jsonb(x) from %s x where org_id = $1 limit 1', t.tabel) into r
       using (select org_id from app.organisaties where naam = 'Alfa BV');
     insert into kopie values (t.tabel::text, r || jsonb_build_object('org_id', (select org_id from app.organisaties where naam = 'Beta BV')));
@@ -54,9 +54,9 @@ grant insert on uitkomst to koers_door;
 create function pg_temp.als_rol(_org uuid, _rol text, _ander uuid) returns void language plpgsql as $$
 declare t record; n bigint; u text;
 begin
-  perform app_hidden.als(_org, tests.lid(_org, _rol));
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol));
   set local role koers_door;
-  for t in select * from tests.tenant_tabellen loop
+  for t in select * from app_hidden.tenant_tabellen loop
     begin
       execute format('select count(*) from %s where org_id = $1', t.tabel) into n using _ander;
       u := 'rows:' || n;
@@ -92,7 +92,7 @@ create temp table eigen (rol text, leden bigint);
 grant insert on eigen to koers_door;
 create function pg_temp.eigen(_org uuid, _rol text) returns void language plpgsql as $$
 begin
-  perform app_hidden.als(_org, tests.lid(_org, _rol));
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol));
   set local role koers_door;
   insert into eigen select _rol, count(*) from app.lidmaatschappen;
   reset role;

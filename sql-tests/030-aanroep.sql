@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(34);
+select plan(50);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -25,7 +25,7 @@ $$;
 set local role koers_door;
 select is(app_hidden.huidige_org(), null, 'without a call there is no caller');
 select is((select count(*) from app.lidmaatschappen), 0::bigint, 'and no member is visible');
-select throws_ok($$ select app_hidden.als(null, null) $$, '42501', null, 'the door cannot impersonate a member');
+select throws_ok($$ select app_hidden.handelen_namens(null, null) $$, '42501', null, 'the door cannot impersonate a member');
 select throws_ok($$ select * from app_private.aanroepen $$, '42501', null, 'the door cannot read the call log');
 select throws_ok($$ select * from app_private.api_sleutels $$, '42501', null, 'the door cannot read the keys');
 reset role;
@@ -40,7 +40,7 @@ select set_config('koers.aanroep', '', true);
 
 -- Security-definer helpers trust no argument from the door.
 select id as beta_log from app_private.aanroepen where org_id = :'beta' and xid = '1'::xid8 \gset
-select app_hidden.als(:'alfa', :'lid');
+select app_hidden.handelen_namens(:'alfa', :'lid');
 set local role koers_door;
 select throws_ok(format($$ select app_hidden.gebeurtenis(%L, 'taak.klaar', null, '{}') $$, :'beta'), '42501', null,
   'the door cannot forge an event');
@@ -118,6 +118,57 @@ select is((select count(*) from app.projecten where titel = 'Nieuw magazijn'), 1
 select is((select count(*) from app.audit_log where tabel = 'projecten' and rij ->> 'titel' = 'Nieuw magazijn'
            and aanroep_id is not null and user_id = :'eigenaar'), 1::bigint,
   'the audit log ties the write to the call and the caller');
+
+-- Nothing is trusted because of a role's name: another role, a reporting role for instance,
+-- gets no organisation's figures from the helpers without a caller in that organisation.
+select id as beta_prio from app.prioriteiten where org_id = :'beta' order by aangemaakt_op limit 1 \gset
+create role koers_rapportage_test nologin;
+grant usage on schema app_hidden to koers_rapportage_test;
+grant execute on all functions in schema app_hidden to koers_rapportage_test;
+set local role koers_rapportage_test;
+select is((select stand from app_hidden.prioriteit_cijfers(:'beta', (:'beta_prio'))), null,
+  'a reporting role reads no organisation''s priority figures');
+select is(app_hidden.team_veld(:'beta', null), '{}', 'nor its teams');
+reset role;
+select is((select stand from app_hidden.prioriteit_cijfers(:'beta', (:'beta_prio'))), null,
+  'the administrative role neither, without a caller in that organisation');
+select app_hidden.handelen_namens(:'beta', null);
+select isnt((select stand from app_hidden.prioriteit_cijfers(:'beta', (:'beta_prio'))), null,
+  'the app acting in that organisation does');
+select set_config('koers.aanroep', '', true);
+
+-- Secrets never reach a log: a key sent as a parameter, in an address, or another
+-- organisation's key, is masked; raw input is cut short.
+select is((pg_temp.roep('team', jsonb_build_object('org_id', :'alfa', 'zoek', 'koers_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345678901'),
+  :'sleutel') #>> '{body,fout,parameter}'), null, 'a call with a key in a parameter is answered');
+select is((select parameters::text ~ 'AbCdEfGh' from app_private.aanroepen where org_id = :'alfa' and operatie = 'team'
+           order by tijdstip desc limit 1), false, 'and the key is not in the organisation''s log');
+select pg_temp.roep('GET /api/v1/koers_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345678901', '{}', :'sleutel',
+  '{"code": "onbekend_endpoint", "bericht": "x"}');
+select is((select operatie from app_private.aanroepen where org_id = :'alfa' order by tijdstip desc limit 1),
+  'GET /api/v1/koers_live_[verborgen]', 'nor a key in an unknown address');
+select pg_temp.roep('team', jsonb_build_object('org_id', :'alfa', 'sleutel', 'Bearer koers_live_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ123456'));
+select is((select parameters::text ~ 'ZZZZ' from app_private.aanroepen_zonder_org order by tijdstip desc limit 1), false,
+  'nor in the log of calls without an organisation');
+select pg_temp.roep('team', jsonb_build_object('org_id', :'alfa', 'veel', repeat('x', 100000)), :'sleutel',
+  '{"code": "ongeldige_parameters", "bericht": "x", "parameter": "veel"}');
+select cmp_ok((select length(parameters::text) from app_private.aanroepen where org_id = :'alfa' order by tijdstip desc limit 1),
+  '<=', 2100, 'raw input is stored cut short, at most about 2 kB per call');
+
+-- Retention trims the logs by age, in batches.
+select set_config('koers.nu', '2027-06-01T00:00:00Z', true);
+select is(beheer.bewaartermijnen_toepassen(400, 30, 400, 100000) ->> 'aanroepen', '0', 'nothing in the organisation''s log is 400 days old yet');
+select cmp_ok((beheer.bewaartermijnen_toepassen(400, 30, 400, 100000) ->> 'aanroepen_zonder_org')::int, '=', 0,
+  'the calls without organisation were trimmed by the first run');
+select is((select count(*)::int from app_private.aanroepen_zonder_org where tijdstip < app_hidden.nu() - interval '30 days'), 0,
+  'no call without organisation older than 30 days is left');
+select set_config('koers.nu', '2028-06-01T00:00:00Z', true);
+select is(beheer.bewaartermijnen_toepassen(400, 30, 400, 1) ->> 'aanroepen', '1', 'a batch removes at most its size');
+select ok((select count(*) from app_private.aanroepen) > 0 and (select count(*) from app.audit_log) > 0, 'so some rows are left');
+select ok((select every(((beheer.bewaartermijnen_toepassen(400, 30, 400, 1000)) ->> 'aanroepen')::int >= 0) from generate_series(1, 20)),
+  'repeated runs go on');
+select is((select count(*)::int from app_private.aanroepen) + (select count(*)::int from app.audit_log), 0,
+  'until everything older than 400 days is gone');
 
 select * from finish();
 rollback;

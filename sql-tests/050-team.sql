@@ -4,7 +4,7 @@ select plan(7);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
-select app_hidden.als(:'alfa', tests.lid(:'alfa', 'coach'));
+select app_hidden.handelen_namens(:'alfa', tests.lid(:'alfa', 'coach'));
 set local role koers_door;
 create temp table t as select api.team('{}') as r;
 reset role;

@@ -7,18 +7,19 @@ select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
 select tests.lid(:'alfa', 'lid') as lid \gset
 select tests.lid(:'beta', 'lid') as beta_lid \gset
-select app_hidden.als(:'alfa', :'lid');
+select app_hidden.handelen_namens(:'alfa', :'lid');
 set local role koers_door;
 
 select throws_ok(format($$ select api.project_aanmaken('{"eigenaar_user_id": "%s"}') $$, :'lid'),
   'KOERS', 'titel is verplicht.', 'titel is required');
 select throws_ok($$ select api.project_aanmaken('{"titel": "X"}') $$, 'KOERS', 'eigenaar_user_id is verplicht.', 'eigenaar is required');
 select throws_ok(format($$ select api.project_aanmaken('{"titel": "X", "eigenaar_user_id": "%s"}') $$, :'beta_lid'),
-  'KOERS', 'eigenaar_user_id is geen lid van deze organisatie.', 'an owner from another organisation is refused');
+  'KOERS', format('%s is geen lid van deze organisatie (gebruik een user_id uit team).', :'beta_lid'),
+  'an owner from another organisation is refused, as if it did not exist');
 select throws_ok(format($$ select api.project_aanmaken('{"titel": "X", "eigenaar_user_id": "%s", "deadline": "2026-05-13"}') $$, :'lid'),
   'KOERS', null, 'a deadline before today (Amsterdam) is refused');
 select throws_ok(format($$ select api.project_aanmaken('{"titel": "X", "eigenaar_user_id": "%s", "deadline": "2026-13-01"}') $$, :'lid'),
-  'KOERS', 'deadline is geen bestaande datum.', 'a date that does not exist is refused');
+  'KOERS', 'deadline is geen bestaande datum: 2026-13-01.', 'a date that does not exist is refused');
 
 create temp table r as select api.project_aanmaken(format('{"titel": "Webshop", "eigenaar_user_id": "%s", "deadline": "2026-05-14"}', :'lid')::jsonb) as r;
 select is((select r #>> '{resultaat,project,looptijd,van}' from r), '2026-05-14', 'a project starts today');
@@ -26,7 +27,7 @@ select is((select r #> '{voorstel,titel}' from r), '{"nu": null, "wordt": "Websh
 select is((select count(*) from app.projecten where titel = 'Webshop'), 1::bigint, 'the row is written');
 reset role;
 select is((select besloten from app.projecten where titel = 'Webshop'), false, 'visible to the whole team when created');
-select app_hidden.als(:'alfa', tests.lid(:'alfa', 'coach'));
+select app_hidden.handelen_namens(:'alfa', tests.lid(:'alfa', 'coach'));
 set local role koers_door;
 select throws_ok(format($$ select api.project_aanmaken('{"titel": "Coach", "eigenaar_user_id": "%s"}') $$, :'lid'),
   '42501', null, 'a coach cannot create a project, even calling the function directly (policy)');

@@ -1,7 +1,7 @@
 -- prioriteiten: stand from weighted progress against elapsed time, at its boundaries, under a
 -- frozen clock; filters kwartaal, alleen_aandacht and team; a refused role sees nothing.
 begin;
-select plan(28);
+select plan(37);
 
 select tests.wereld('Prio BV') as org \gset
 select tests.lid(:'org', 'eigenaar') as e \gset
@@ -18,9 +18,9 @@ create function pg_temp.stand(_titel text, _p jsonb default '{"kwartaal": "Q2-20
     (select org_id from app.organisaties where naam = 'Prio BV'), 'lid', 'prioriteiten', _p) -> 'prioriteiten') x
   where x ->> 'titel' = _titel
 $$;
-create function pg_temp.veld(_titel text, _veld text) returns text language sql as $$
+create function pg_temp.veld(_titel text, _veld text, _p jsonb default '{"kwartaal": "Q2-2026"}') returns text language sql as $$
   select x ->> _veld from jsonb_array_elements(tests.roep(
-    (select org_id from app.organisaties where naam = 'Prio BV'), 'lid', 'prioriteiten', '{"kwartaal": "Q2-2026"}') -> 'prioriteiten') x
+    (select org_id from app.organisaties where naam = 'Prio BV'), 'lid', 'prioriteiten', _p) -> 'prioriteiten') x
   where x ->> 'titel' = _titel
 $$;
 
@@ -101,6 +101,37 @@ insert into app.org_rechten (org_id, operatie, rol, recht)
 select :'org', o.naam, 'coach', 'geen' from app.operaties o where o.sectie = 'prioriteiten';
 select is(jsonb_array_length(tests.roep(:'org', 'coach', 'prioriteiten', '{"kwartaal": "Q2-2026"}') -> 'prioriteiten'), 0,
   'a refused role sees no priorities (policy)');
+
+-- decisions.md, Figures: past its deadline comes before nothing to measure; all done is 100%
+-- whatever the estimates; elapsed time is counted in calendar days of the organisation.
+reset role;
+set local koers.nu = '2026-05-12T10:00:00Z';  -- after the 10 May deadline of the rocks above
+select pg_temp.rock('verlopen zonder taken', '2026-05-01', '2026-05-10');
+select pg_temp.rock('verlopen okr zonder kernresultaat', '2026-05-01', '2026-05-10', 'okr');
+select is(pg_temp.stand('verlopen zonder taken'), 'loopt achter', 'past its deadline with nothing to measure: loopt achter, not geen taken');
+select is(pg_temp.stand('verlopen okr zonder kernresultaat'), 'loopt achter', 'so is an OKR without key results past its deadline');
+select ok((select bool_and(x ->> 'titel' in (select y ->> 'titel' from jsonb_array_elements(tests.roep(:'org', 'lid', 'prioriteiten',
+             '{"kwartaal": "Q2-2026", "alleen_aandacht": true}') -> 'prioriteiten') y))
+           from jsonb_array_elements(tests.roep(:'org', 'lid', 'prioriteiten', '{"kwartaal": "Q2-2026"}') -> 'prioriteiten') x
+           where (x ->> 'deadline')::date < date '2026-05-12' and not (x ->> 'afgerond')::boolean
+             and (x ->> 'voortgang')::numeric < 100),
+  'alleen_aandacht lists every priority past its deadline that is not complete');
+select pg_temp.rock('nul uren', '2026-05-01', '2026-05-31') as nul \gset
+select tests.taak(:'org', :'nul', 'voltooid', 0), tests.taak(:'org', :'nul', 'voltooid', 0);
+select is(pg_temp.veld('nul uren', 'voortgang'), '100.0', 'all counting tasks done is 100%, also when they are estimated at 0 hours');
+select is(pg_temp.stand('nul uren'), 'op koers', 'and op koers');
+
+-- Q4-2026 (1 October to 31 December, 92 days) has a change from summer time on 25 October.
+-- At 16 November 00:00 in Amsterdam exactly 46 calendar days, half of it, have passed.
+insert into app.prioriteiten (org_id, soort, titel, eigenaar_user_id, kwartaal_start) values (:'org', 'rock', 'half Q4', :'e', '2026-10-01') returning id as q4 \gset
+select tests.taak(:'org', :'q4', 'voltooid', 5), tests.taak(:'org', :'q4', 'open', 5);
+set local koers.nu = '2026-11-15T23:00:00Z';
+select is(pg_temp.veld('half Q4', 'verstreken', '{"kwartaal": "Q4-2026"}'), '50.0', 'elapsed share counts calendar days: 46 of 92 across the clock change');
+select is(pg_temp.stand('half Q4', '{"kwartaal": "Q4-2026"}'), 'op koers', 'so 50% progress on 16 November is op koers');
+set local koers.nu = '2026-11-15T23:00:01Z';
+select is(pg_temp.stand('half Q4', '{"kwartaal": "Q4-2026"}'), 'aandacht nodig', 'one second later it needs attention');
+
+select is(tests.fout(:'org', 'lid', 'prioriteiten', '{"kwartaal": "Q1-0000"}'), 'ongeldige_parameters:kwartaal', 'quarter Q1-0000 is refused by name');
 
 select * from finish();
 rollback;

@@ -1,7 +1,7 @@
 -- kpi_scorebord: quarter target, current value, line and traffic light at their boundaries.
 -- Q3-2026 has 92 days; at 24 July 00:00 Amsterdam 23 have passed: a quarter of it, exactly.
 begin;
-select plan(22);
+select plan(24);
 
 select tests.wereld('Kpi BV') as org \gset
 create function pg_temp.kpi(_naam text, _soort text, _cadans text, _lager boolean, _doel numeric) returns uuid
@@ -18,8 +18,8 @@ end
 $$;
 create function pg_temp.meet(_kpi uuid, _periode text, _waarde numeric) returns void language sql as $$
   insert into app.kpi_metingen (org_id, kpi_id, periode, periode_start, periode_eind, waarde)
-  select k.org_id, k.id, p.periode, p.van, p.tot, _waarde
-  from app.kpis k, app_hidden.kpi_periode(k.cadans, _periode, k.org_id) p where k.id = _kpi
+  select k.org_id, k.id, p.periode, p.van, p.laatste_dag, _waarde
+  from app.kpis k, app_hidden.param_kpi_periode(k.cadans, _periode, k.org_id) p where k.id = _kpi
 $$;
 create function pg_temp.kpi_veld(_naam text, _veld text, _p jsonb default '{"kwartaal": "Q3-2026"}') returns text language sql as $$
   select x ->> _veld from jsonb_array_elements(tests.roep(
@@ -76,6 +76,14 @@ select is(tests.fout(:'org', 'lid', 'kpi_scorebord', '{"kwartaal": "Q5-2026"}'),
 insert into app.org_rechten (org_id, operatie, rol, recht)
 select :'org', o.naam, 'coach', 'geen' from app.operaties o where o.sectie = 'kpis';
 select is(jsonb_array_length(tests.roep(:'org', 'coach', 'kpi_scorebord', '{}') -> 'kpis'), 0, 'a refused role sees no KPIs (policy)');
+
+-- The pro rata line counts calendar days too: at 16 November 00:00 Amsterdam half of Q4 has
+-- passed, although the summer-time change made October an hour longer.
+insert into app.kpi_kwartaaldoelen (org_id, kpi_id, kwartaal_start, doel) values (:'org', :'gelijk', '2026-10-01', 400);
+set local koers.nu = '2026-11-15T23:00:00Z';
+select pg_temp.meet(:'gelijk', '2026-W42', 200);
+select is(pg_temp.kpi_veld('gelijk', 'lijn', '{"kwartaal": "Q4-2026"}'), '200.00', 'half the quarter target at half the calendar days');
+select is(pg_temp.kpi_veld('gelijk', 'stoplicht', '{"kwartaal": "Q4-2026"}'), 'op koers', 'so 200 of 400 is op koers');
 
 select * from finish();
 rollback;

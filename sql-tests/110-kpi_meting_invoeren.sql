@@ -1,7 +1,7 @@
 -- kpi_meting_invoeren: periods per cadence (week 53 included), defaults, the running quarter,
 -- overwriting, the required explanation and kpi.rood; own KPIs for members.
 begin;
-select plan(26);
+select plan(28);
 
 set local koers.nu = '2026-07-23T22:00:00Z';  -- Friday 24 July 2026 in Amsterdam: W30, a quarter of Q3 passed
 select tests.wereld('Kpi BV') as org \gset
@@ -73,7 +73,7 @@ select is(tests.fout(:'org', 'lid', 'kpi_meting_invoeren', pg_temp.m(:'ander', '
   'a member measures only their own KPIs');
 select is(tests.fout(:'org', 'mt', 'kpi_meting_invoeren', pg_temp.m(:'ander', '{"waarde": 200}')), '', 'MT measures any KPI');
 select is(tests.fout(:'org', 'coach', 'kpi_meting_invoeren', pg_temp.m(:'wk', '{"waarde": 200}')), 'rol_mag_niet', 'a coach may not');
-select app_hidden.als(:'org', tests.lid(:'org', 'coach'));
+select app_hidden.handelen_namens(:'org', tests.lid(:'org', 'coach'));
 set local role koers_door;
 select throws_ok(format($$ insert into app.kpi_metingen (org_id, kpi_id, periode, periode_start, periode_eind, waarde, ingevoerd_door)
   values (%L, %L, '2026-W29', '2026-07-13', '2026-07-19', 1, %L) $$, :'org', :'wk', tests.lid(:'org', 'coach')),
@@ -81,6 +81,11 @@ select throws_ok(format($$ insert into app.kpi_metingen (org_id, kpi_id, periode
 reset role;
 select is(tests.fout(:'org', 'lid', 'kpi_meting_invoeren', jsonb_build_object('kpi_id', gen_random_uuid(), 'waarde', 1)),
   'ongeldige_parameters:kpi_id', 'an unknown KPI is refused');
+
+select is(tests.fout(:'org', 'lid', 'kpi_meting_invoeren', pg_temp.m(:'mnd', '{"waarde": 5, "periode": "0000-01"}')),
+  'ongeldige_parameters:periode', 'month 0000-01 is refused by name');
+select is(tests.fout(:'org', 'lid', 'kpi_meting_invoeren', pg_temp.m(:'wk', '{"waarde": 5, "periode": "0000-W01"}')),
+  'ongeldige_parameters:periode', 'as is week 0000-W01');
 
 select * from finish();
 rollback;

@@ -1,7 +1,7 @@
 -- taak_bijwerken: every field, stand mapping, events, repetition, tags, weeks; allowed and
 -- refused roles; deleting is impossible.
 begin;
-select plan(34);
+select plan(37);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';  -- 2026-W20
 select tests.wereld('Taak BV') as org \gset
@@ -78,10 +78,17 @@ select is((select count(*)::int from app.taken where org_id = :'org' and priorit
 -- Roles; deleting is impossible
 select is(tests.fout(:'org', 'coach', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak', 'stand', 'open')), 'rol_mag_niet',
   'a coach may not update tasks');
-select app_hidden.als(:'org', :'mt');
+select app_hidden.handelen_namens(:'org', :'mt');
 set local role koers_door;
 select throws_ok(format('delete from app.taken where id = %L', :'taak'), '42501', null, 'deleting a task is impossible');
 reset role;
+
+select is(tests.fout(:'org', 'lid', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak', 'week', 'morgen')), 'ongeldige_parameters:week',
+  'free text as a week is refused by name');
+select is(tests.fout(:'org', 'lid', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak', 'week', '0000-W01')), 'ongeldige_parameters:week',
+  'so is week 0000-W01');
+select is(tests.fout(:'org', 'lid', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak', 'deadline', '0000-01-01')), 'ongeldige_parameters:deadline',
+  'and the date 0000-01-01');
 
 select * from finish();
 rollback;

@@ -34,7 +34,7 @@ select is((select jsonb_build_array(x -> 'oud', x -> 'nieuw') from g, jsonb_arra
 select is((select x -> 'door' from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'toelichting'),
   'null', 'a change without a caller (the app, the database) names nobody');
 select is(tests.fout(:'org', 'lid', 'taak_geschiedenis', '{}'), 'ongeldige_parameters:nummer', 'nummer is required');
-select app_hidden.als(:'org', :'mt');
+select app_hidden.handelen_namens(:'org', :'mt');
 set local role koers_door;
 select throws_ok($$ insert into app.taak_geschiedenis (org_id, taak_id, soort, tijdstip) select org_id, id, 'stand', now() from app.taken limit 1 $$,
   '42501', null, 'history is written by triggers only');

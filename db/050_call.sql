@@ -8,6 +8,119 @@
 -- changes" is enforced by the database, not by each operation's care. The second call runs it
 -- again for real and only commits when the proposal it computes is the one the code was
 -- issued for: the write is exactly what the user agreed to.
+--
+-- Two SQLSTATEs of our own: KOERS is a refusal (app_hidden.fout); KPROE ("proef", trial) is
+-- raised only to roll the trial run of a first call back, and never leaves this file.
+
+create function app_hidden.weiger(s app_hidden.aanroep_start, _code text, _bericht text,
+                                  _parameter text default null)
+returns app_hidden.aanroep_start language sql stable as $$
+  select s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie, s.schrijft,
+         (select f.status from app.foutcodes f where f.code = _code),
+         jsonb_strip_nulls(jsonb_build_object('code', _code, 'bericht', _bericht, 'parameter', _parameter))
+$$;
+
+-- Resolves the caller with the door's resolver and decides whether the call may run, in the
+-- interface's order: address, key, organisation, door on, section released, role allowed, read
+-- only, input. Writes the call-log row (in the credential's organisation, refused calls too),
+-- with the parameters redacted and cut short: a log never holds a secret.
+create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text,
+                                         _parameters jsonb, _voorfout jsonb)
+returns app_hidden.aanroep_start
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  s app_hidden.aanroep_start;
+  op app.operaties;
+  k record;
+  kop app.koppelingen;
+  gevraagd text := case when jsonb_typeof(_parameters) = 'object' then lower(_parameters ->> 'org_id') end;
+  gevraagd_id uuid := case when gevraagd ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                           then gevraagd::uuid end;
+begin
+  s.door := _door;
+  s.operatie := left(app_hidden.redigeren(_operatie), 200);
+  select * into op from app.operaties o
+  where o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
+    and to_regprocedure(format('api.%I(jsonb)', o.naam)) is not null;
+  s.schrijft := op.schrijft;
+
+  if _sleutel is not null then
+    case _door
+      when 'rest' then select * into k from app_hidden.beller_rest(_sleutel, gevraagd_id);
+      else null;
+    end case;
+    s.org_id := k.org_id;
+    s.user_id := k.user_id;
+    s.rol := k.rol;
+    s.sleutel_id := k.sleutel_id;
+  end if;
+  select * into kop from app.koppelingen c where c.org_id = s.org_id and c.door = _door;
+
+  if op.naam is null or _voorfout ->> 'code' = 'onbekend_endpoint' then
+    s := app_hidden.weiger(s, 'onbekend_endpoint',
+      'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.');
+  elsif s.org_id is null then
+    s := app_hidden.weiger(s, 'geen_sleutel',
+      'Stuur een geldige API-sleutel mee: Authorization: Bearer <sleutel>.');
+  elsif k.ingetrokken then
+    s := app_hidden.weiger(s, 'sleutel_ingetrokken', 'Deze API-sleutel is ingetrokken.');
+  elsif op.vereist_org and gevraagd_id is not null and gevraagd_id <> s.org_id then
+    s := app_hidden.weiger(s, 'verkeerde_organisatie',
+      'Deze sleutel hoort bij een andere organisatie dan org_id.', 'org_id');
+  elsif not coalesce(kop.aan, false) then
+    s := app_hidden.weiger(s, 'koppeling_uit',
+      'De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan onder Integraties.');
+  elsif op.sectie is not null and not exists (
+      select 1 from app.secties x where x.org_id = s.org_id and x.sectie = op.sectie and x.vrijgegeven) then
+    s := app_hidden.weiger(s, 'onderdeel_uit',
+      format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', op.sectie));
+  elsif exists (select 1 from app.modules m where m.org_id = s.org_id and m.module = op.module and not m.aan)
+     or app_hidden.recht(s.org_id, s.rol, op.naam) = 'geen' then
+    s := app_hidden.weiger(s, 'rol_mag_niet',
+      format('Met de rol %s mag je %s niet gebruiken.', s.rol, op.naam));
+  elsif op.schrijft and kop.alleen_lezen then
+    s := app_hidden.weiger(s, 'alleen_lezen',
+      'Deze koppeling staat op alleen lezen; schrijven kan niet.');
+  elsif _voorfout is not null then
+    s := app_hidden.weiger(s, coalesce(_voorfout ->> 'code', 'ongeldige_parameters'),
+      coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.'), _voorfout ->> 'parameter');
+  elsif op.vereist_org and gevraagd is null then
+    s := app_hidden.weiger(s, 'ongeldige_parameters', 'org_id is verplicht.', 'org_id');
+  elsif op.vereist_org and gevraagd_id is null then
+    s := app_hidden.weiger(s, 'ongeldige_parameters', 'org_id moet een uuid zijn.', 'org_id');
+  end if;
+
+  if s.org_id is not null then
+    insert into app_private.aanroepen (org_id, xid, door, operatie, user_id, rol, sleutel_id, parameters)
+    values (s.org_id, pg_current_xact_id(), _door, s.operatie, s.user_id, s.rol, s.sleutel_id,
+            coalesce(app_hidden.redigeren(_parameters), '{}'))
+    returning id into s.aanroep_id;
+    if s.fout is null then
+      perform set_config('koers.aanroep', s.org_id || '/' || s.aanroep_id, true);
+    end if;
+  end if;
+  return s;
+end
+$$;
+
+-- Completes the call-log row with the outcome; calls without organisation get their row here.
+create function app_hidden.aanroep_einde(s app_hidden.aanroep_start, _parameters jsonb,
+                                         _status integer, _fout_code text, _fout_detail text,
+                                         _begonnen timestamptz)
+returns void language plpgsql volatile security definer set search_path = '' as $$
+declare duur numeric := round(extract(epoch from clock_timestamp() - _begonnen) * 1000, 3);
+begin
+  if s.aanroep_id is not null then
+    -- Only the unfinished row of this very transaction: the log cannot be rewritten.
+    update app_private.aanroepen a
+    set status = _status, fout_code = _fout_code, fout_detail = app_hidden.redigeren(_fout_detail), duur_ms = duur
+    where a.org_id = s.org_id and a.id = s.aanroep_id and a.xid = pg_current_xact_id() and a.status is null;
+  else
+    insert into app_private.aanroepen_zonder_org (door, operatie, parameters, status, fout_code, duur_ms)
+    values (s.door, s.operatie, coalesce(app_hidden.redigeren(_parameters), '{}'), _status, _fout_code, duur);
+  end if;
+end
+$$;
 
 -- Codes belong to the running call's caller (app_hidden.beller), never to an argument.
 create function app_hidden.bevestiger() returns app_hidden.aanroep_start
@@ -118,8 +231,8 @@ begin
       elsif code is null then
         begin
           execute format('select api.%I($1)', s.operatie) into uitvoer using invoer;
-          raise exception using errcode = 'KOPRO';  -- roll the trial write back
-        exception when sqlstate 'KOPRO' then
+          raise exception using errcode = 'KPROE';  -- roll the trial write back
+        exception when sqlstate 'KPROE' then
           null;
         end;
         antwoord := app_hidden.bevestigcode_maken(invoer, uitvoer -> 'voorstel');

@@ -65,20 +65,24 @@ begin
     perform app_hidden.ongeldig('naam', 'De naam is verplicht.');
   end if;
   -- One account per person, possibly member of several organisations.
-  select a.id into account from app.accounts a where lower(a.email) = lower(_email);
+  -- Two at once with the same new e-mail address or team: the second finds the first's row.
+  insert into app.accounts (email, naam, wachtwoord_hash)
+  values (trim(_email), trim(_naam), _wachtwoord_hash)
+  on conflict (lower(email)) do nothing returning id into account;
   if account is null then
-    insert into app.accounts (email, naam, wachtwoord_hash)
-    values (trim(_email), trim(_naam), _wachtwoord_hash) returning id into account;
-  elsif _wachtwoord_hash is not null then
-    update app.accounts set wachtwoord_hash = _wachtwoord_hash where id = account;
+    select a.id into account from app.accounts a where lower(a.email) = lower(trim(_email));
+    if _wachtwoord_hash is not null then
+      update app.accounts set wachtwoord_hash = _wachtwoord_hash where id = account;
+    end if;
   end if;
   if exists (select 1 from app.lidmaatschappen l where l.org_id = _org and l.user_id = account) then
     perform app_hidden.ongeldig('email', format('%s is al lid van deze organisatie.', _email));
   end if;
   if nullif(trim(_team), '') is not null then
-    select t.id into team from app.teams t where t.org_id = _org and lower(t.naam) = lower(trim(_team));
+    insert into app.teams (org_id, naam) values (_org, trim(_team))
+    on conflict (org_id, lower(naam)) do nothing returning id into team;
     if team is null then
-      insert into app.teams (org_id, naam) values (_org, trim(_team)) returning id into team;
+      select t.id into team from app.teams t where t.org_id = _org and lower(t.naam) = lower(trim(_team));
     end if;
   end if;
   insert into app.lidmaatschappen (org_id, user_id, rol, functietitel, team_id)
@@ -159,21 +163,42 @@ language sql stable set search_path = '' as $$
   limit greatest(_limiet, 1)
 $$;
 
-create function beheer.bevestigcodes_opruimen() returns integer
-language sql volatile set search_path = '' as $$
-  with weg as (
-    delete from app_private.bevestigcodes b
-    where b.geldig_tot < app_hidden.nu() - interval '1 day' returning 1)
-  select count(*)::integer from weg
+-- Retention: what would grow forever is trimmed by a worker job (src/tasks/), in batches of
+-- _batch rows per table so no statement holds locks for long. Returns the rows removed per
+-- table; the job repeats until every count is below _batch. Confirmation codes go one day
+-- after they expire (a late second call still hears "verlopen").
+create function beheer.bewaartermijnen_toepassen(_log_dagen integer, _zonder_org_dagen integer,
+                                                 _audit_dagen integer, _batch integer default 5000)
+returns jsonb language plpgsql volatile set search_path = '' as $$
+declare
+  nu timestamptz := app_hidden.nu();
+  log_weg integer; zonder_org_weg integer; audit_weg integer; codes_weg integer;
+begin
+  delete from app_private.aanroepen a where a.ctid = any (array(
+    select x.ctid from app_private.aanroepen x where x.tijdstip < nu - make_interval(days => _log_dagen) limit _batch));
+  get diagnostics log_weg = row_count;
+  delete from app_private.aanroepen_zonder_org a where a.ctid = any (array(
+    select x.ctid from app_private.aanroepen_zonder_org x where x.tijdstip < nu - make_interval(days => _zonder_org_dagen) limit _batch));
+  get diagnostics zonder_org_weg = row_count;
+  delete from app.audit_log a where a.ctid = any (array(
+    select x.ctid from app.audit_log x where x.tijdstip < nu - make_interval(days => _audit_dagen) limit _batch));
+  get diagnostics audit_weg = row_count;
+  delete from app_private.bevestigcodes b where b.ctid = any (array(
+    select x.ctid from app_private.bevestigcodes x where x.geldig_tot < nu - interval '1 day' limit _batch));
+  get diagnostics codes_weg = row_count;
+  return jsonb_build_object('aanroepen', log_weg, 'aanroepen_zonder_org', zonder_org_weg,
+                            'audit_log', audit_weg, 'bevestigcodes', codes_weg);
+end
 $$;
 
--- What the app does on someone's behalf is logged (door 'app') and named in task history.
+-- What the app does is logged (door 'app') and, with a person, named in task history; without
+-- one it acts as the app itself (history names nobody). Either way the helpers see a caller in
+-- this organisation, the only organisation they answer about.
 create function beheer.namens(_org uuid, _user text, _operatie text, _parameters jsonb) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  if _user is not null then
-    perform app_hidden.als(_org, beheer.lid(_org, _user), 'app', _operatie, _parameters);
-  end if;
+  perform app_hidden.handelen_namens(_org, case when _user is not null then beheer.lid(_org, _user) end,
+                                     'app', _operatie, _parameters);
 end
 $$;
 
@@ -204,6 +229,7 @@ create function beheer.kpi_kwartaaldoel_zetten(_org uuid, _kpi uuid, _kwartaal t
 language plpgsql volatile set search_path = '' as $$
 declare kwartaal date := app_hidden.param_kwartaal(jsonb_build_object('kwartaal', _kwartaal), 'kwartaal', _org);
 begin
+  perform beheer.namens(_org, null, 'kpi_kwartaaldoel_zetten', jsonb_build_object('kpi', _kpi, 'kwartaal', _kwartaal, 'doel', _doel));
   if not exists (select 1 from app.kpis k where k.org_id = _org and k.id = _kpi) then
     perform app_hidden.ongeldig('kpi', format('KPI %s bestaat niet.', _kpi));
   end if;
@@ -218,6 +244,7 @@ create function beheer.kernresultaat_toevoegen(_org uuid, _prioriteit uuid, _tit
 language plpgsql volatile set search_path = '' as $$
 declare id uuid;
 begin
+  perform beheer.namens(_org, null, 'kernresultaat_toevoegen', jsonb_build_object('prioriteit', _prioriteit, 'titel', _titel));
   if not exists (select 1 from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit and p.soort = 'okr') then
     perform app_hidden.ongeldig('prioriteit', format('%s is geen OKR van deze organisatie.', _prioriteit));
   end if;
@@ -233,6 +260,7 @@ create function beheer.kernresultaat_bijwerken(_org uuid, _id uuid, _waarde nume
 language plpgsql volatile set search_path = '' as $$
 declare p uuid;
 begin
+  perform beheer.namens(_org, null, 'kernresultaat_bijwerken', jsonb_build_object('id', _id, 'waarde', _waarde));
   update app.kernresultaten k set huidige_waarde = _waarde where k.org_id = _org and k.id = _id returning k.prioriteit_id into p;
   if p is null then perform app_hidden.ongeldig('id', format('Kernresultaat %s bestaat niet.', _id)); end if;
   return jsonb_build_object('id', _id, 'waarde', _waarde, 'prioriteit', app_hidden.prioriteit_weergave(_org, p));

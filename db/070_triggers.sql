@@ -16,15 +16,13 @@ begin
 end
 $$;
 
+-- Every tenant table of app but the logs themselves.
 do $$
 declare t record;
 begin
   for t in
-    select c.oid::regclass as tabel
-    from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'app' and c.relkind = 'r'
-      and c.relname not in ('audit_log', 'taak_geschiedenis', 'gebeurtenissen')
-      and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'org_id')
+    select tabel from app_hidden.tenant_tabellen
+    where schema = 'app' and naam not in ('audit_log', 'taak_geschiedenis', 'gebeurtenissen')
   loop
     execute format('create trigger _500_audit after insert or update or delete on %s '
                    'for each row execute function app_hidden.tg__audit()', t.tabel);

@@ -34,4 +34,4 @@ begin
 end
 $$;
 
-revoke execute on function app_hidden.als(uuid, uuid, text, text, jsonb) from koers_door, koers_definer;
+revoke execute on function app_hidden.handelen_namens(uuid, uuid, text, text, jsonb) from koers_door, koers_definer;

@@ -1,0 +1,23 @@
+-- One change: the rows a single door call (or, without a call, a single transaction) writes.
+-- A second trigger within the same change (tags after a new deadline, say) updates its
+-- history entry or event rather than adding one.
+create function app_hidden.zelfde_wijziging(_xid xid8, _aanroep uuid) returns boolean
+language sql stable as $$
+  select _xid = pg_current_xact_id() and _aanroep is not distinct from (app_hidden.beller()).aanroep_id
+$$;
+
+-- Domain events, recorded by triggers in the transaction of the change: one per subject and
+-- kind per change.
+create function app_hidden.gebeurtenis(_org uuid, _soort text, _onderwerp uuid, _gegevens jsonb,
+                                       _besloten boolean default false)
+returns void language plpgsql volatile security definer set search_path = '' as $$
+begin
+  update app.gebeurtenissen g set gegevens = _gegevens, tijdstip = app_hidden.nu(), besloten = _besloten
+  where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.soort = _soort
+    and g.onderwerp_id = _onderwerp;
+  if not found then
+    insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
+    values (_org, _soort, app_hidden.nu(), _gegevens, _besloten, _onderwerp, (app_hidden.beller()).aanroep_id);
+  end if;
+end
+$$;
