@@ -6,9 +6,9 @@ import { parseArgs, promisify } from "node:util";
 import postgres from "postgres";
 import { leesConfig } from "./config.ts";
 import { database } from "./server.ts";
-import { migreer } from "./db/migreer.ts";
-import { sessieInstellingen } from "./db/verbinding.ts";
-import { maakSleutel } from "./sleutel.ts";
+import { migreer } from "./db/migrate.ts";
+import { sessieInstellingen } from "./db/connection.ts";
+import { maakSleutel } from "./api-key.ts";
 
 const HULP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 

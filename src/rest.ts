@@ -4,9 +4,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { operaties, pad, methode, type Operatie } from "./registry.ts";
 import { valideer, type Fout } from "./parameters.ts";
-import { leesSleutel, uitHeader } from "./sleutel.ts";
-import { index, openapi } from "./documentatie.ts";
-import type { Sql } from "./db/verbinding.ts";
+import { leesSleutel, uitHeader } from "./api-key.ts";
+import { index, openapi } from "./api-docs.ts";
+import type { Sql } from "./db/connection.ts";
 
 interface Antwoord { status: number; body: unknown }
 

@@ -3,9 +3,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
 import { leesConfig, type Config } from "./config.ts";
-import { startIngebed, type Ingebed } from "./db/ingebed.ts";
-import { migreer } from "./db/migreer.ts";
-import { deurUrl, verbind, type Sql } from "./db/verbinding.ts";
+import { startIngebed, type Ingebed } from "./db/embedded.ts";
+import { migreer } from "./db/migrate.ts";
+import { deurUrl, verbind, type Sql } from "./db/connection.ts";
 import { bouwRest } from "./rest.ts";
 import { controleerRegistry } from "./db/registry-check.ts";
 import { startWorker } from "./worker.ts";

@@ -1,7 +1,7 @@
 // `koers worker`: only the background worker, for deployments that scale it separately.
 import { leesConfig } from "./config.ts";
 import { database } from "./server.ts";
-import { migreer } from "./db/migreer.ts";
+import { migreer } from "./db/migrate.ts";
 import { startWorker } from "./worker.ts";
 
 const log = (r: string) => console.log(`koers worker: ${r}`);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { startKoers, testDatabase, vraag, type Koers, type TestDb } from "./hulp.ts";
+import { startKoers, testDatabase, vraag, type Koers, type TestDb } from "./helpers.ts";
 
 const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 let db: TestDb, koers: Koers;

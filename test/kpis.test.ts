@@ -1,7 +1,7 @@
 // kpi_scorebord, kpi_aanmaken and kpi_meting_invoeren over HTTP, with every refusal that applies.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { omgeving, schrijf, vraag, weigeringen } from "./hulp.ts";
+import { omgeving, schrijf, vraag, weigeringen } from "./helpers.ts";
 
 // A quarter of Q3-2026 has passed at 24 July 00:00 in Amsterdam.
 const NU = "2026-07-23T22:00:00Z";

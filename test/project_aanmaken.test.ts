@@ -4,7 +4,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { laatsteAanroep, laatsteAanroepZonderOrg, maakWereld, startKoers, testDatabase, vraag,
-  type Koers, type TestDb, type Wereld } from "./hulp.ts";
+  type Koers, type TestDb, type Wereld } from "./helpers.ts";
 
 // 23:30 UTC on 13 May is already 14 May in Amsterdam: the organisation's time zone counts.
 const NU = "2026-05-13T23:30:00Z";

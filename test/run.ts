@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
-import { migreer } from "../src/db/migreer.ts";
+import { migreer } from "../src/db/migrate.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 
 const wortel = path.resolve(import.meta.dirname, "..");

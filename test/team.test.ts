@@ -3,7 +3,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { laatsteAanroep, laatsteAanroepZonderOrg, maakWereld, startKoers, testDatabase, vraag,
-  type Koers, type TestDb, type Wereld } from "./hulp.ts";
+  type Koers, type TestDb, type Wereld } from "./helpers.ts";
 
 let db: TestDb, koers: Koers, w: Wereld, ander: Wereld;
 before(async () => {

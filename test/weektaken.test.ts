@@ -1,7 +1,7 @@
 // weektaken, weektaak_toevoegen and dagprioriteiten_zetten over HTTP, with every refusal that applies.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { omgeving, schrijf, vraag, weigeringen } from "./hulp.ts";
+import { omgeving, schrijf, vraag, weigeringen } from "./helpers.ts";
 
 const NU = "2026-05-14T10:00:00+02:00";
 const o = omgeving({ now: NU });

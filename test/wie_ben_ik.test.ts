@@ -3,8 +3,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { laatsteAanroep, laatsteAanroepZonderOrg, maakWereld, startKoers, testDatabase, vraag,
-  type Koers, type TestDb, type Wereld } from "./hulp.ts";
-import { maakSleutel } from "../src/sleutel.ts";
+  type Koers, type TestDb, type Wereld } from "./helpers.ts";
+import { maakSleutel } from "../src/api-key.ts";
 import { operaties, pad } from "../src/registry.ts";
 
 let db: TestDb, koers: Koers, w: Wereld;

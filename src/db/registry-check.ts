@@ -1,7 +1,7 @@
 // The registry (TypeScript) and app.operaties (SQL) must agree on every operation's kind and
 // section; a drift would let a door check one rule and the database another.
 import { operaties } from "../registry.ts";
-import type { Sql } from "./verbinding.ts";
+import type { Sql } from "./connection.ts";
 
 export async function controleerRegistry(sql: Sql): Promise<void> {
   const rijen = await sql`select naam, schrijft, sectie, vereist_org from app.operaties`;

@@ -6,8 +6,8 @@ import crypto from "node:crypto";
 import postgres from "postgres";
 import type { AddressInfo } from "node:net";
 import { bouwRest } from "../src/rest.ts";
-import { deurUrl, verbind } from "../src/db/verbinding.ts";
-import { maakSleutel } from "../src/sleutel.ts";
+import { deurUrl, verbind } from "../src/db/connection.ts";
+import { maakSleutel } from "../src/api-key.ts";
 
 export type Rol = "eigenaar" | "admin" | "mt" | "lid" | "coach";
 export const rollen: Rol[] = ["eigenaar", "admin", "mt", "lid", "coach"];

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { runner } from "node-pg-migrate";
 import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
-import { deurWachtwoord } from "./verbinding.ts";
+import { deurWachtwoord } from "./connection.ts";
 
 const wortel = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const migratieMap = path.join(wortel, "migrations");

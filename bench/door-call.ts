@@ -8,10 +8,10 @@
 //   4. the PostgreSQL transactions per HTTP request (one statement = one transaction).
 import crypto from "node:crypto";
 import postgres from "postgres";
-import { migreer } from "../src/db/migreer.ts";
-import { deurUrl, verbind } from "../src/db/verbinding.ts";
+import { migreer } from "../src/db/migrate.ts";
+import { deurUrl, verbind } from "../src/db/connection.ts";
 import { bouwRest } from "../src/rest.ts";
-import { maakSleutel } from "../src/sleutel.ts";
+import { maakSleutel } from "../src/api-key.ts";
 import { startCluster, type Cluster } from "../test/cluster.ts";
 import type { AddressInfo } from "node:net";
 
