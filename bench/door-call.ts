@@ -8,10 +8,10 @@
 //   4. the PostgreSQL transactions per HTTP request (one statement = one transaction).
 import crypto from "node:crypto";
 import postgres from "postgres";
-import { migreer } from "../src/db/migrate.ts";
-import { deurUrl, verbind } from "../src/db/connection.ts";
-import { bouwRest } from "../src/rest.ts";
-import { maakSleutel } from "../src/api-key.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { doorUrl, connect } from "../src/db/connection.ts";
+import { buildRestDoor } from "../src/rest.ts";
+import { createApiKey } from "../src/api-key.ts";
 import { startCluster, type Cluster } from "../test/cluster.ts";
 import type { AddressInfo } from "node:net";
 
@@ -50,17 +50,17 @@ const beheer = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
 await beheer.unsafe(`create database ${dbNaam}`);
 const url = serverUrl(dbNaam);
 try {
-  await migreer(url);
+  await migrate(url);
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   const [{ r: org }] = await admin`select beheer.org_aanmaken('Bench BV') as r` as unknown as [{ r: { org_id: string } }];
   const [{ r: lid }] = await admin`select beheer.lid_aanmaken(${org.org_id}, 'Bea', 'bea@bench.test', 'lid') as r` as unknown as [{ r: { user_id: string } }];
   for (let i = 0; i < 20; i++) await admin`select beheer.lid_aanmaken(${org.org_id}, ${"Lid " + i}, ${`lid${i}@bench.test`}, 'lid')`;
-  const k = maakSleutel();
+  const k = createApiKey();
   await admin`select beheer.sleutel_aanmaken(${org.org_id}, ${lid.user_id}, ${k.hash}, ${k.hint})`;
   await admin`select beheer.koppeling_zetten(${org.org_id}, 'rest', true, false)`;
   await admin`select beheer.secties_zetten(${org.org_id}, array['team'], true)`;
 
-  const deur = verbind(deurUrl(url), { now: null, naam: "bench", max: GELIJKTIJDIG });
+  const deur = connect(doorUrl(url), { now: null, name: "bench", max: GELIJKTIJDIG });
   const params = { org_id: org.org_id };
 
   console.log(`\n${GELIJKTIJDIG} concurrent callers, ${DUUR_MS / 1000} s each, PostgreSQL ${(await admin`show server_version`)[0]!.server_version}`);
@@ -82,14 +82,14 @@ try {
     const [r] = await admin`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`;
     return Number(r!.n);
   };
-  const httpDeur = verbind(deurUrl(url), { now: null, naam: "bench-http", max: GELIJKTIJDIG });
+  const httpDeur = connect(doorUrl(url), { now: null, name: "bench-http", max: GELIJKTIJDIG });
   await httpDeur`select 1`;
-  const app = bouwRest(httpDeur, { bodyLimit: 256 * 1024 });
+  const app = buildRestDoor(httpDeur, { bodyLimit: 256 * 1024 });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const basis = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const voor = await transacties();
   const http = await meet("GET /api/v1/team over HTTP", () =>
-    fetch(`${basis}/api/v1/team?org_id=${org.org_id}`, { headers: { authorization: `Bearer ${k.sleutel}` } }).then((r) => r.text()));
+    fetch(`${basis}/api/v1/team?org_id=${org.org_id}`, { headers: { authorization: `Bearer ${k.key}` } }).then((r) => r.text()));
   await app.close();
   await httpDeur.end();
   const na = await transacties();

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { initialiseer, startServer, type Server } from "../src/db/cluster.ts";
+import { initCluster, startServer, type Server } from "../src/db/cluster.ts";
 
 export interface Cluster extends Server { binDir: string }
 
@@ -43,9 +43,9 @@ export async function startCluster(): Promise<Cluster> {
   const map = fs.mkdtempSync(path.join(os.tmpdir(), "koers-test-"));
   fs.chmodSync(map, 0o755);
   const wachtwoord = crypto.randomBytes(18).toString("base64url");
-  initialiseer(bin, path.join(map, "data"), wachtwoord);
+  initCluster(bin, path.join(map, "data"), wachtwoord);
   const server = await startServer(bin, path.join(map, "data"),
-    { poort: await vrijePoort(), wachtwoord, logPad: path.join(map, "postgres.log"), snel: true });
+    { port: await vrijePoort(), password: wachtwoord, logPath: path.join(map, "postgres.log"), fast: true });
   return {
     binDir,
     url: server.url,

@@ -5,9 +5,9 @@ import { after, before, it } from "node:test";
 import crypto from "node:crypto";
 import postgres from "postgres";
 import type { AddressInfo } from "node:net";
-import { bouwRest } from "../src/rest.ts";
-import { deurUrl, verbind } from "../src/db/connection.ts";
-import { maakSleutel } from "../src/api-key.ts";
+import { buildRestDoor } from "../src/rest.ts";
+import { doorUrl, connect } from "../src/db/connection.ts";
+import { createApiKey } from "../src/api-key.ts";
 
 export type Rol = "eigenaar" | "admin" | "mt" | "lid" | "coach";
 export const rollen: Rol[] = ["eigenaar", "admin", "mt", "lid", "coach"];
@@ -44,8 +44,8 @@ export interface Koers { basis: string; stop(): Promise<void> }
 
 /** The REST door on 127.0.0.1, connected as koers_door, optionally with a frozen clock. */
 export async function startKoers(adminUrl: string, opties: { now?: string; bodyLimit?: number } = {}): Promise<Koers> {
-  const deur = verbind(deurUrl(adminUrl), { now: opties.now ?? null, naam: "koers-test", max: 4 });
-  const app = bouwRest(deur, { bodyLimit: opties.bodyLimit ?? 256 * 1024 });
+  const deur = connect(doorUrl(adminUrl), { now: opties.now ?? null, name: "koers-test", max: 4 });
+  const app = buildRestDoor(deur, { bodyLimit: opties.bodyLimit ?? 256 * 1024 });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { basis: `http://127.0.0.1:${port}`, stop: async () => { await app.close(); await deur.end(); } };
@@ -63,10 +63,10 @@ export async function maakWereld(sql: postgres.Sql, naam = "Acme BV"): Promise<W
     const email = `${rol}@${naam.toLowerCase().replace(/\W+/g, "")}.test`;
     const [{ r: lid }] = await sql`select beheer.lid_aanmaken(${org.org_id}, ${lidNaam}, ${email}, ${rol}) as r` as
       unknown as [{ r: { user_id: string } }];
-    const k = maakSleutel();
+    const k = createApiKey();
     const [{ r: s }] = await sql`select beheer.sleutel_aanmaken(${org.org_id}, ${lid.user_id}, ${k.hash}, ${k.hint}) as r` as
       unknown as [{ r: { key_id: string } }];
-    leden[rol] = { user_id: lid.user_id, naam: lidNaam, sleutel: k.sleutel, sleutel_id: s.key_id };
+    leden[rol] = { user_id: lid.user_id, naam: lidNaam, sleutel: k.key, sleutel_id: s.key_id };
   }
   await sql`select beheer.koppeling_zetten(${org.org_id}, 'rest', true, false)`;
   await sql`select beheer.secties_zetten(${org.org_id},
@@ -192,11 +192,11 @@ export function weigeringen(ctx: () => Omgeving, g: WeigerGeval): void {
 export async function ingetrokkenLid(sql: postgres.Sql, w: Wereld): Promise<Lid> {
   const [{ r: lid }] = await sql`select beheer.lid_aanmaken(${w.org}, 'Oud Lid', ${`oud-${w.org}@test.nl`}, 'admin') as r` as
     unknown as [{ r: { user_id: string } }];
-  const k = maakSleutel();
+  const k = createApiKey();
   const [{ r: s }] = await sql`select beheer.sleutel_aanmaken(${w.org}, ${lid.user_id}, ${k.hash}, ${k.hint}) as r` as
     unknown as [{ r: { key_id: string } }];
   await sql`select beheer.sleutel_intrekken(${s.key_id})`;
-  return { user_id: lid.user_id, naam: "Oud Lid", sleutel: k.sleutel, sleutel_id: s.key_id };
+  return { user_id: lid.user_id, naam: "Oud Lid", sleutel: k.key, sleutel_id: s.key_id };
 }
 
 /**

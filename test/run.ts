@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
-import { migreer } from "../src/db/migrate.ts";
+import { migrate } from "../src/db/migrate.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 
 const wortel = path.resolve(import.meta.dirname, "..");
@@ -63,7 +63,7 @@ try {
   await beheer.unsafe(`drop database if exists ${sjabloon}`);
   await beheer.unsafe(`create database ${sjabloon}`);
   log(`migrating the template database ${sjabloon}`);
-  await migreer(serverUrl(sjabloon), { log: (r) => console.log(r) });
+  await migrate(serverUrl(sjabloon), { log: (r) => console.log(r) });
 
   const sqlDb = `${sjabloon}_sql`;
   await beheer.unsafe(`create database ${sqlDb} template ${sjabloon}`);

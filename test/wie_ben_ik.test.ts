@@ -4,8 +4,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { laatsteAanroep, laatsteAanroepZonderOrg, maakWereld, startKoers, testDatabase, vraag,
   type Koers, type TestDb, type Wereld } from "./helpers.ts";
-import { maakSleutel } from "../src/api-key.ts";
-import { operaties, pad } from "../src/registry.ts";
+import { createApiKey } from "../src/api-key.ts";
+import { operations, restPath } from "../src/registry.ts";
 
 let db: TestDb, koers: Koers, w: Wereld;
 before(async () => {
@@ -22,7 +22,7 @@ describe("the index", () => {
   it("lists every endpoint of the registry with its parameters, without a key", async () => {
     const r = await vraag(koers.basis, "GET", "/api/v1");
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.endpoints.map((e: { pad: string }) => e.pad), operaties.map(pad));
+    assert.deepEqual(r.body.endpoints.map((e: { pad: string }) => e.pad), operations.map(restPath));
     const project = r.body.endpoints.find((e: { operatie: string }) => e.operatie === "project_aanmaken");
     assert.equal(project.methode, "POST");
     assert.deepEqual(project.parameters.map((p: { naam: string }) => p.naam),
@@ -35,7 +35,7 @@ describe("the index", () => {
     const r = await vraag(koers.basis, "GET", "/api/v1/openapi.json");
     assert.equal(r.status, 200);
     assert.equal(r.body.openapi, "3.1.0");
-    assert.deepEqual(Object.keys(r.body.paths).sort(), operaties.map(pad).sort());
+    assert.deepEqual(Object.keys(r.body.paths).sort(), operations.map(restPath).sort());
     assert.deepEqual(r.body.paths["/api/v1/project-aanmaken"].post.requestBody.content["application/json"].schema.required,
       ["org_id", "titel", "eigenaar_user_id"]);
   });
@@ -63,8 +63,8 @@ describe("wie_ben_ik", () => {
     ["no Authorization header", {}],
     ["not a Bearer header", { authorization: "Basic abc" }],
     ["not shaped like a Koers key", { authorization: "Bearer sk_live_1234" }],
-    ["a Koers-shaped key with a wrong checksum", { authorization: `Bearer ${maakSleutel().sleutel.slice(0, -1)}x` }],
-    ["a well-formed key that does not exist", { authorization: `Bearer ${maakSleutel().sleutel}` }],
+    ["a Koers-shaped key with a wrong checksum", { authorization: `Bearer ${createApiKey().key.slice(0, -1)}x` }],
+    ["a well-formed key that does not exist", { authorization: `Bearer ${createApiKey().key}` }],
   ];
   for (const [geval, headers] of geenSleutel) {
     it(`answers 401 geen_sleutel for ${geval}, logged without organisation`, async () => {
