@@ -9,216 +9,217 @@ import { buildRestDoor } from "../src/rest.ts";
 import { doorUrl, connect } from "../src/db/connection.ts";
 import { createApiKey } from "../src/api-key.ts";
 
-export type Rol = "eigenaar" | "admin" | "mt" | "lid" | "coach";
-export const rollen: Rol[] = ["eigenaar", "admin", "mt", "lid", "coach"];
+export type Role = "eigenaar" | "admin" | "mt" | "lid" | "coach";
+export const roles: Role[] = ["eigenaar", "admin", "mt", "lid", "coach"];
 
 function serverUrl(db: string): string {
-  const basis = process.env.KOERS_TEST_SERVER_URL;
-  if (!basis || !process.env.KOERS_TEST_TEMPLATE) throw new Error("run the tests with `npm test`");
-  const u = new URL(basis);
+  const base = process.env.KOERS_TEST_SERVER_URL;
+  if (!base || !process.env.KOERS_TEST_TEMPLATE) throw new Error("run the tests with `npm test`");
+  const u = new URL(base);
   u.pathname = `/${db}`;
   return u.toString();
 }
 
-export interface TestDb { url: string; sql: postgres.Sql; ruimOp(): Promise<void> }
+export interface TestDb { url: string; sql: postgres.Sql; drop(): Promise<void> }
 
 export async function testDatabase(): Promise<TestDb> {
-  const naam = `koers_t_${crypto.randomBytes(5).toString("hex")}`;
-  const beheer = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
-  await beheer.unsafe(`create database ${naam} template ${process.env.KOERS_TEST_TEMPLATE}`);
-  await beheer.end();
-  const url = serverUrl(naam);
+  const name = `koers_t_${crypto.randomBytes(5).toString("hex")}`;
+  const admin = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${process.env.KOERS_TEST_TEMPLATE}`);
+  await admin.end();
+  const url = serverUrl(name);
   const sql = postgres(url, { max: 2, onnotice: () => {} });
   return {
     url, sql,
-    ruimOp: async () => {
+    drop: async () => {
       await sql.end();
-      const b = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
-      await b.unsafe(`drop database if exists ${naam} with (force)`);
-      await b.end();
+      const a = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
     },
   };
 }
 
-export interface Koers { basis: string; stop(): Promise<void> }
+export interface Koers { baseUrl: string; stop(): Promise<void> }
 
 /** The REST door on 127.0.0.1, connected as koers_door, optionally with a frozen clock. */
-export async function startKoers(adminUrl: string, opties: { now?: string; bodyLimit?: number } = {}): Promise<Koers> {
-  const deur = connect(doorUrl(adminUrl), { now: opties.now ?? null, name: "koers-test", max: 4 });
-  const app = buildRestDoor(deur, { bodyLimit: opties.bodyLimit ?? 256 * 1024 });
+export async function startKoers(adminUrl: string, options: { now?: string; bodyLimit?: number } = {}): Promise<Koers> {
+  const doorSql = connect(doorUrl(adminUrl), { now: options.now ?? null, name: "koers-test", max: 4 });
+  const app = buildRestDoor(doorSql, { bodyLimit: options.bodyLimit ?? 256 * 1024 });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  return { basis: `http://127.0.0.1:${port}`, stop: async () => { await app.close(); await deur.end(); } };
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: async () => { await app.close(); await doorSql.end(); } };
 }
 
-export interface Lid { user_id: string; naam: string; sleutel: string; sleutel_id: string }
-export interface Wereld { org: string; leden: Record<Rol, Lid> }
+/** A member of a test organisation: ids as the database gives them, name, and API key. */
+export interface Member { user_id: string; name: string; apiKey: string; key_id: string }
+export interface World { org: string; members: Record<Role, Member> }
 
 /** An organisation with one member per role, each with an API key; REST on, all sections released. */
-export async function maakWereld(sql: postgres.Sql, naam = "Acme BV"): Promise<Wereld> {
-  const [{ r: org }] = await sql`select beheer.org_aanmaken(${naam}) as r` as unknown as [{ r: { org_id: string } }];
-  const leden = {} as Record<Rol, Lid>;
-  for (const rol of rollen) {
-    const lidNaam = `${rol[0]!.toUpperCase()}${rol.slice(1)} ${naam}`;
-    const email = `${rol}@${naam.toLowerCase().replace(/\W+/g, "")}.test`;
-    const [{ r: lid }] = await sql`select beheer.lid_aanmaken(${org.org_id}, ${lidNaam}, ${email}, ${rol}) as r` as
+export async function makeWorld(sql: postgres.Sql, orgName = "Acme BV"): Promise<World> {
+  const [{ r: org }] = await sql`select beheer.org_aanmaken(${orgName}) as r` as unknown as [{ r: { org_id: string } }];
+  const members = {} as Record<Role, Member>;
+  for (const role of roles) {
+    const memberName = `${role[0]!.toUpperCase()}${role.slice(1)} ${orgName}`;
+    const email = `${role}@${orgName.toLowerCase().replace(/\W+/g, "")}.test`;
+    const [{ r: user }] = await sql`select beheer.lid_aanmaken(${org.org_id}, ${memberName}, ${email}, ${role}) as r` as
       unknown as [{ r: { user_id: string } }];
     const k = createApiKey();
-    const [{ r: s }] = await sql`select beheer.sleutel_aanmaken(${org.org_id}, ${lid.user_id}, ${k.hash}, ${k.hint}) as r` as
+    const [{ r: key }] = await sql`select beheer.sleutel_aanmaken(${org.org_id}, ${user.user_id}, ${k.hash}, ${k.hint}) as r` as
       unknown as [{ r: { key_id: string } }];
-    leden[rol] = { user_id: lid.user_id, naam: lidNaam, sleutel: k.key, sleutel_id: s.key_id };
+    members[role] = { user_id: user.user_id, name: memberName, apiKey: k.key, key_id: key.key_id };
   }
   await sql`select beheer.koppeling_zetten(${org.org_id}, 'rest', true, false)`;
   await sql`select beheer.secties_zetten(${org.org_id},
     array['team','prioriteiten','kpis','weektaken','reviews','financien'], true)`;
-  return { org: org.org_id, leden };
+  return { org: org.org_id, members };
 }
 
-export interface Resultaat { status: number; body: any; headers: Headers }
+export interface HttpResult { status: number; body: any; headers: Headers }
 
-export async function vraag(basis: string, methode: "GET" | "POST", pad: string,
-  opties: { sleutel?: string; query?: Record<string, string>; body?: unknown; ruweBody?: string; headers?: Record<string, string> } = {}): Promise<Resultaat> {
-  const url = new URL(pad, basis);
-  for (const [k, v] of Object.entries(opties.query ?? {})) url.searchParams.append(k, v);
-  const headers: Record<string, string> = { ...(opties.headers ?? {}) };
-  if (opties.sleutel) headers.authorization = `Bearer ${opties.sleutel}`;
+export async function request(baseUrl: string, method: "GET" | "POST", path: string,
+  options: { apiKey?: string; query?: Record<string, string>; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  const url = new URL(path, baseUrl);
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.append(k, v);
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   let body: string | undefined;
-  if (opties.ruweBody !== undefined || opties.body !== undefined) {
+  if (options.rawBody !== undefined || options.body !== undefined) {
     headers["content-type"] = "application/json";
-    body = opties.ruweBody ?? JSON.stringify(opties.body);
+    body = options.rawBody ?? JSON.stringify(options.body);
   }
-  const r = await fetch(url, { method: methode, headers, body });
-  const tekst = await r.text();
-  return { status: r.status, body: tekst ? JSON.parse(tekst) : null, headers: r.headers };
+  const r = await fetch(url, { method, headers, body });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
 }
 
 /** The newest call-log row of an organisation. */
-export async function laatsteAanroep(sql: postgres.Sql, org: string) {
+export async function lastCall(sql: postgres.Sql, org: string) {
   const [r] = await sql`select * from app_private.aanroepen where org_id = ${org} and operatie <> 'test'
                         order by tijdstip desc limit 1`;
   if (!r) throw new Error(`no call-log row for ${org}`);
   return r;
 }
 
-export async function laatsteAanroepZonderOrg(sql: postgres.Sql) {
+export async function lastCallWithoutOrg(sql: postgres.Sql) {
   const [r] = await sql`select * from app_private.aanroepen_zonder_org order by tijdstip desc limit 1`;
   if (!r) throw new Error("no call-log row without organisation");
   return r;
 }
 
 /** The two steps of a write: proposal, then confirmation with the code. */
-export async function schrijf(basis: string, pad: string, sleutel: string, body: Record<string, unknown>) {
-  const voorstel = await vraag(basis, "POST", pad, { sleutel, body });
-  if (voorstel.status !== 200) return { voorstel, uitgevoerd: voorstel };
-  const uitgevoerd = await vraag(basis, "POST", pad, { sleutel, body: { ...body, bevestigcode: voorstel.body.bevestigcode } });
-  return { voorstel, uitgevoerd };
+export async function writeTwoStep(baseUrl: string, path: string, apiKey: string, body: Record<string, unknown>) {
+  const proposal = await request(baseUrl, "POST", path, { apiKey, body });
+  if (proposal.status !== 200) return { proposal, confirmed: proposal };
+  const confirmed = await request(baseUrl, "POST", path, { apiKey, body: { ...body, bevestigcode: proposal.body.bevestigcode } });
+  return { proposal, confirmed };
 }
 
-export interface WeigerGeval {
-  naam: string;
-  methode: "GET" | "POST";
-  pad: string;
+export interface RefusalCase {
+  operation: string;
+  method: "GET" | "POST";
+  path: string;
   /** Valid input for the caller (without org_id). */
-  invoer: () => Record<string, unknown>;
-  sectie: string | null;
+  input: () => Record<string, unknown>;
+  section: string | null;
   module: string;
-  schrijft: boolean;
+  writes: boolean;
   /** Input with one bad parameter, and its name. */
-  ongeldig: [Record<string, unknown>, string];
+  invalid: [Record<string, unknown>, string];
 }
 
-export interface Omgeving { db: TestDb; basis: string; w: Wereld; ander: Wereld; ingetrokken: Lid }
+export interface TestSetup { db: TestDb; baseUrl: string; w: World; other: World; revoked: Member }
 
 /**
  * Registers one test per refusal kind that applies to an operation, each checking status,
  * fout code and call-log row, and restoring the world afterwards. The context is read when the
  * tests run (after the file's before hook).
  */
-export function weigeringen(ctx: () => Omgeving, g: WeigerGeval): void {
-  const roep = (sleutel: string | undefined, extra: Record<string, unknown> = {}, org?: string) => {
-    const { basis, w } = ctx();
-    const invoer = { org_id: org ?? w.org, ...g.invoer(), ...extra };
-    return g.methode === "GET"
-      ? vraag(basis, "GET", g.pad, { sleutel, query: Object.fromEntries(Object.entries(invoer).map(([k, v]) => [k, String(v)])) })
-      : vraag(basis, "POST", g.pad, { sleutel, body: invoer });
+export function refusalTests(ctx: () => TestSetup, c: RefusalCase): void {
+  const call = (apiKey: string | undefined, extra: Record<string, unknown> = {}, org?: string) => {
+    const { baseUrl, w } = ctx();
+    const input = { org_id: org ?? w.org, ...c.input(), ...extra };
+    return c.method === "GET"
+      ? request(baseUrl, "GET", c.path, { apiKey, query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) })
+      : request(baseUrl, "POST", c.path, { apiKey, body: input });
   };
-  async function verwacht(r: Resultaat, status: number, code: string, org: string | null, parameter?: string) {
+  async function expectRefusal(r: HttpResult, status: number, code: string, org: string | null, parameter?: string) {
     const { db } = ctx();
     assert.equal(r.status, status, JSON.stringify(r.body));
     assert.equal(r.body.fout.code, code);
     if (parameter) assert.equal(r.body.fout.parameter, parameter);
-    const log = org ? await laatsteAanroep(db.sql, org) : await laatsteAanroepZonderOrg(db.sql);
-    assert.deepEqual([log.operatie, log.status, log.fout_code], [g.naam, status, code]);
+    const log = org ? await lastCall(db.sql, org) : await lastCallWithoutOrg(db.sql);
+    assert.deepEqual([log.operatie, log.status, log.fout_code], [c.operation, status, code]);
   }
-  const eigenaar = () => ctx().w.leden.eigenaar.sleutel;
-  it(`${g.naam}: 401 geen_sleutel`, async () => verwacht(await roep(undefined), 401, "geen_sleutel", null));
-  it(`${g.naam}: 401 sleutel_ingetrokken`, async () =>
-    verwacht(await roep(ctx().ingetrokken.sleutel), 401, "sleutel_ingetrokken", ctx().w.org));
-  it(`${g.naam}: 403 verkeerde_organisatie`, async () =>
-    verwacht(await roep(eigenaar(), {}, ctx().ander.org), 403, "verkeerde_organisatie", ctx().w.org, "org_id"));
-  it(`${g.naam}: 403 koppeling_uit`, async () => {
+  const ownerKey = () => ctx().w.members.eigenaar.apiKey;
+  it(`${c.operation}: 401 geen_sleutel`, async () => expectRefusal(await call(undefined), 401, "geen_sleutel", null));
+  it(`${c.operation}: 401 sleutel_ingetrokken`, async () =>
+    expectRefusal(await call(ctx().revoked.apiKey), 401, "sleutel_ingetrokken", ctx().w.org));
+  it(`${c.operation}: 403 verkeerde_organisatie`, async () =>
+    expectRefusal(await call(ownerKey(), {}, ctx().other.org), 403, "verkeerde_organisatie", ctx().w.org, "org_id"));
+  it(`${c.operation}: 403 koppeling_uit`, async () => {
     const { db, w } = ctx();
     await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', false, null)`;
-    try { await verwacht(await roep(eigenaar()), 403, "koppeling_uit", w.org); }
+    try { await expectRefusal(await call(ownerKey()), 403, "koppeling_uit", w.org); }
     finally { await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, null)`; }
   });
-  if (g.sectie) {
-    it(`${g.naam}: 403 onderdeel_uit`, async () => {
+  if (c.section) {
+    it(`${c.operation}: 403 onderdeel_uit`, async () => {
       const { db, w } = ctx();
-      await db.sql`select beheer.secties_zetten(${w.org}, array[${g.sectie}], false)`;
-      try { await verwacht(await roep(eigenaar()), 403, "onderdeel_uit", w.org); }
-      finally { await db.sql`select beheer.secties_zetten(${w.org}, array[${g.sectie}], true)`; }
+      await db.sql`select beheer.secties_zetten(${w.org}, array[${c.section}], false)`;
+      try { await expectRefusal(await call(ownerKey()), 403, "onderdeel_uit", w.org); }
+      finally { await db.sql`select beheer.secties_zetten(${w.org}, array[${c.section}], true)`; }
     });
   }
-  it(`${g.naam}: 403 rol_mag_niet (module switched off)`, async () => {
+  it(`${c.operation}: 403 rol_mag_niet (module switched off)`, async () => {
     const { db, w } = ctx();
-    await db.sql`insert into app.modules (org_id, module, aan) values (${w.org}, ${g.module}, false)`;
-    try { await verwacht(await roep(eigenaar()), 403, "rol_mag_niet", w.org); }
-    finally { await db.sql`delete from app.modules where org_id = ${w.org} and module = ${g.module}`; }
+    await db.sql`insert into app.modules (org_id, module, aan) values (${w.org}, ${c.module}, false)`;
+    try { await expectRefusal(await call(ownerKey()), 403, "rol_mag_niet", w.org); }
+    finally { await db.sql`delete from app.modules where org_id = ${w.org} and module = ${c.module}`; }
   });
-  if (g.schrijft) {
-    it(`${g.naam}: 403 alleen_lezen`, async () => {
+  if (c.writes) {
+    it(`${c.operation}: 403 alleen_lezen`, async () => {
       const { db, w } = ctx();
       await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, true)`;
-      try { await verwacht(await roep(eigenaar()), 403, "alleen_lezen", w.org); }
+      try { await expectRefusal(await call(ownerKey()), 403, "alleen_lezen", w.org); }
       finally { await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, false)`; }
     });
   }
-  it(`${g.naam}: 400 ongeldige_parameters`, async () =>
-    verwacht(await roep(eigenaar(), g.ongeldig[0]), 400, "ongeldige_parameters", ctx().w.org, g.ongeldig[1]));
+  it(`${c.operation}: 400 ongeldige_parameters`, async () =>
+    expectRefusal(await call(ownerKey(), c.invalid[0]), 400, "ongeldige_parameters", ctx().w.org, c.invalid[1]));
 }
 
 /** A member of the world whose API key has been revoked. */
-export async function ingetrokkenLid(sql: postgres.Sql, w: Wereld): Promise<Lid> {
-  const [{ r: lid }] = await sql`select beheer.lid_aanmaken(${w.org}, 'Oud Lid', ${`oud-${w.org}@test.nl`}, 'admin') as r` as
+export async function revokedMember(sql: postgres.Sql, w: World): Promise<Member> {
+  const [{ r: user }] = await sql`select beheer.lid_aanmaken(${w.org}, 'Oud Lid', ${`oud-${w.org}@test.nl`}, 'admin') as r` as
     unknown as [{ r: { user_id: string } }];
   const k = createApiKey();
-  const [{ r: s }] = await sql`select beheer.sleutel_aanmaken(${w.org}, ${lid.user_id}, ${k.hash}, ${k.hint}) as r` as
+  const [{ r: key }] = await sql`select beheer.sleutel_aanmaken(${w.org}, ${user.user_id}, ${k.hash}, ${k.hint}) as r` as
     unknown as [{ r: { key_id: string } }];
-  await sql`select beheer.sleutel_intrekken(${s.key_id})`;
-  return { user_id: lid.user_id, naam: "Oud Lid", sleutel: k.key, sleutel_id: s.key_id };
+  await sql`select beheer.sleutel_intrekken(${key.key_id})`;
+  return { user_id: user.user_id, name: "Oud Lid", apiKey: k.key, key_id: key.key_id };
 }
 
 /**
  * The usual world of a test file: its own database, the REST door (with a frozen clock when
  * given), an organisation with one member per role, a second organisation, and a member whose
- * key was revoked. Filled in by a before hook (then `daarna`, the file's own setup), cleaned up
- * by an after hook.
+ * key was revoked. Filled in by a before hook (then `afterSetup`, the file's own setup), cleaned
+ * up by an after hook.
  */
-export function omgeving(opties: { now?: string; daarna?: (o: Omgeving) => Promise<void> } = {}): Omgeving & { koers: Koers } {
-  const o = {} as Omgeving & { koers: Koers };
+export function setupWorld(options: { now?: string; afterSetup?: (o: TestSetup) => Promise<void> } = {}): TestSetup & { koers: Koers } {
+  const o = {} as TestSetup & { koers: Koers };
   before(async () => {
     o.db = await testDatabase();
-    o.koers = await startKoers(o.db.url, { now: opties.now });
-    o.basis = o.koers.basis;
-    o.w = await maakWereld(o.db.sql);
-    o.ander = await maakWereld(o.db.sql, "Ander BV");
-    o.ingetrokken = await ingetrokkenLid(o.db.sql, o.w);
-    await opties.daarna?.(o);
+    o.koers = await startKoers(o.db.url, { now: options.now });
+    o.baseUrl = o.koers.baseUrl;
+    o.w = await makeWorld(o.db.sql);
+    o.other = await makeWorld(o.db.sql, "Ander BV");
+    o.revoked = await revokedMember(o.db.sql, o.w);
+    await options.afterSetup?.(o);
   });
   after(async () => {
     await o.koers.stop();
-    await o.db.ruimOp();
+    await o.db.drop();
   });
   return o;
 }
