@@ -4,13 +4,13 @@
 import crypto from "node:crypto";
 import { parseArgs, promisify } from "node:util";
 import postgres from "postgres";
-import { leesConfig } from "./config.ts";
+import { readConfig } from "./config.ts";
 import { database } from "./server.ts";
-import { migreer } from "./db/migreer.ts";
-import { sessieInstellingen } from "./db/verbinding.ts";
-import { maakSleutel } from "./sleutel.ts";
+import { migrate } from "./db/migrate.ts";
+import { sessionSettings } from "./db/connection.ts";
+import { createApiKey } from "./api-key.ts";
 
-const HULP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
+const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
 Usage:
   koers serve                                   run the service (same as npm start)
@@ -34,9 +34,9 @@ O is an organisation id or exact name; U a user id or e-mail address; R one of
 eigenaar, admin, mt, lid, coach. Add --json to any command for machine-readable output.
 Database: DATABASE_URL, or the embedded PostgreSQL in KOERS_DATA_DIR (default ./data).`;
 
-class Gebruiksfout extends Error {}
+class UsageError extends Error {}
 
-const opties = {
+const OPTIONS = {
   json: { type: "boolean" }, help: { type: "boolean", short: "h" },
   naam: { type: "string" }, tijdzone: { type: "string" }, org: { type: "string" }, email: { type: "string" },
   rol: { type: "string" }, functietitel: { type: "string" }, team: { type: "string" },
@@ -48,67 +48,67 @@ const opties = {
   waarde: { type: "string" },
 } as const;
 
-type Waarden = ReturnType<typeof parseArgs<{ options: typeof opties; allowPositionals: true }>>["values"];
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
 
-function nodig(v: Waarden, naam: keyof Waarden): string {
-  const w = v[naam];
-  if (typeof w !== "string" || w.trim() === "") throw new Gebruiksfout(`--${naam} is required`);
-  return w;
+function requireOption(v: Values, name: keyof Values): string {
+  const value = v[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value;
 }
 
-function getal(v: Waarden, naam: keyof Waarden, geheel = false): number {
-  const w = nodig(v, naam);
-  const n = Number(w);
-  if (!Number.isFinite(n) || (geheel && !Number.isInteger(n))) {
-    throw new Gebruiksfout(`--${naam} must be a ${geheel ? "whole " : ""}number, got "${w}"`);
+function numberOption(v: Values, name: keyof Values, whole = false): number {
+  const value = requireOption(v, name);
+  const n = Number(value);
+  if (!Number.isFinite(n) || (whole && !Number.isInteger(n))) {
+    throw new UsageError(`--${name} must be a ${whole ? "whole " : ""}number, got "${value}"`);
   }
   return n;
 }
 
-function uuid(v: Waarden, naam: keyof Waarden): string {
-  const w = nodig(v, naam);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(w)) throw new Gebruiksfout(`--${naam} must be an id (uuid)`);
-  return w;
+function uuidOption(v: Values, name: keyof Values): string {
+  const value = requireOption(v, name);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new UsageError(`--${name} must be an id (uuid)`);
+  return value;
 }
 
-async function wachtwoordHash(wachtwoord: string): Promise<string> {
-  const zout = crypto.randomBytes(16);
-  const sleutel = (await promisify(crypto.scrypt)(wachtwoord, zout, 32)) as Buffer;
-  return `scrypt$16384$8$1$${zout.toString("base64url")}$${sleutel.toString("base64url")}`;
+async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const derived = (await promisify(crypto.scrypt)(password, salt, 32)) as Buffer;
+  return `scrypt$16384$8$1$${salt.toString("base64url")}$${derived.toString("base64url")}`;
 }
 
 type Db = postgres.Sql;
 
-async function metDatabase<T>(werk: (sql: Db) => Promise<T>): Promise<T> {
-  const config = leesConfig();
-  const { url, ingebed } = await database(config, (r) => process.stderr.write(`koers: ${r}\n`));
+async function withDatabase<T>(work: (sql: Db) => Promise<T>): Promise<T> {
+  const config = readConfig();
+  const { url, embedded } = await database(config, (line) => process.stderr.write(`koers: ${line}\n`));
   try {
-    await migreer(url, { deurWachtwoordZetten: !config.doorDatabaseUrl });
-    const sql = postgres(url, { max: 1, onnotice: () => {}, connection: sessieInstellingen(config.now) });
+    await migrate(url, { setDoorPassword: !config.doorDatabaseUrl });
+    const sql = postgres(url, { max: 1, onnotice: () => {}, connection: sessionSettings(config.now) });
     try {
-      return await werk(sql);
+      return await work(sql);
     } finally {
       await sql.end();
     }
   } finally {
-    if (ingebed?.eigen) await ingebed.stop();
+    if (embedded?.ownedByUs) await embedded.stop();
   }
 }
 
-function toon(json: boolean, data: unknown, tekst: string) {
-  console.log(json ? JSON.stringify(data, null, 2) : tekst);
+function print(json: boolean, data: unknown, text: string) {
+  console.log(json ? JSON.stringify(data, null, 2) : text);
 }
 
-async function voer(args: string[]): Promise<void> {
-  const { values: v, positionals } = parseArgs({ args, options: opties, allowPositionals: true, strict: true });
-  const [groep, actie, ...rest] = positionals;
+async function runCommand(args: string[]): Promise<void> {
+  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const [group, action, ...rest] = positionals;
   const json = v.json ?? false;
-  if (v.help || !groep) {
-    console.log(HULP);
+  if (v.help || !group) {
+    console.log(HELP);
     return;
   }
-  const commando = `${groep} ${actie ?? ""}`.trim();
-  switch (commando) {
+  const command = `${group} ${action ?? ""}`.trim();
+  switch (command) {
     case "serve":
       await import("./main.ts");
       return;
@@ -116,118 +116,118 @@ async function voer(args: string[]): Promise<void> {
       await import("./worker-main.ts");
       return;
     case "migrate":
-      await metDatabase(async () => {});
-      toon(json, { gemigreerd: true }, "database is up to date");
+      await withDatabase(async () => {});
+      print(json, { gemigreerd: true }, "database is up to date");
       return;
     case "org create": {
-      const naam = nodig(v, "naam");
-      const r = await metDatabase(async (sql) =>
-        (await sql`select beheer.org_aanmaken(${naam}, ${v.tijdzone ?? "Europe/Amsterdam"}) as r`)[0]!.r);
-      toon(json, r, `organisation created: ${r.naam} (org_id ${r.org_id})`);
+      const name = requireOption(v, "naam");
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.org_aanmaken(${name}, ${v.tijdzone ?? "Europe/Amsterdam"}) as r`)[0]!.r);
+      print(json, r, `organisation created: ${r.naam} (org_id ${r.org_id})`);
       return;
     }
     case "user create": {
-      const [org, naam, email, rol] = [nodig(v, "org"), nodig(v, "naam"), nodig(v, "email"), nodig(v, "rol")];
-      const hash = v.wachtwoord ? await wachtwoordHash(v.wachtwoord) : null;
-      const r = await metDatabase(async (sql) => (await sql`
-        select beheer.lid_aanmaken(beheer.org(${org}), ${naam}, ${email}, ${rol},
+      const [org, name, email, role] = [requireOption(v, "org"), requireOption(v, "naam"), requireOption(v, "email"), requireOption(v, "rol")];
+      const hash = v.wachtwoord ? await hashPassword(v.wachtwoord) : null;
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.lid_aanmaken(beheer.org(${org}), ${name}, ${email}, ${role},
                                    ${v.functietitel ?? null}, ${v.team ?? null}, ${hash}) as r`)[0]!.r);
-      toon(json, r, `user created: ${r.naam} <${r.email}> as ${r.rol} (user_id ${r.user_id})`);
+      print(json, r, `user created: ${r.naam} <${r.email}> as ${r.rol} (user_id ${r.user_id})`);
       return;
     }
     case "key create": {
-      const [org, user] = [nodig(v, "org"), nodig(v, "user")];
-      const sleutel = maakSleutel();
-      const r = await metDatabase(async (sql) => (await sql`
-        select beheer.sleutel_aanmaken(o.id, beheer.lid(o.id, ${user}), ${sleutel.hash}, ${sleutel.hint}) as r
+      const [org, user] = [requireOption(v, "org"), requireOption(v, "user")];
+      const apiKey = createApiKey();
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.sleutel_aanmaken(o.id, beheer.lid(o.id, ${user}), ${apiKey.hash}, ${apiKey.hint}) as r
         from (select beheer.org(${org}) as id) o`)[0]!.r);
-      toon(json, { ...r, sleutel: sleutel.sleutel },
-        `API key (shown once, store it now):\n${sleutel.sleutel}\nkey_id ${r.key_id}`);
+      print(json, { ...r, sleutel: apiKey.key },
+        `API key (shown once, store it now):\n${apiKey.key}\nkey_id ${r.key_id}`);
       return;
     }
     case "key revoke": {
-      const id = nodig(v, "key-id");
-      if (!/^[0-9a-f-]{36}$/i.test(id)) throw new Gebruiksfout("--key-id must be a key id (uuid)");
-      const r = await metDatabase(async (sql) => (await sql`select beheer.sleutel_intrekken(${id}) as r`)[0]!.r);
-      toon(json, r, `key ${r.key_id} revoked`);
+      const id = requireOption(v, "key-id");
+      if (!/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError("--key-id must be a key id (uuid)");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.sleutel_intrekken(${id}) as r`)[0]!.r);
+      print(json, r, `key ${r.key_id} revoked`);
       return;
     }
     case "door set": {
-      const [org, door] = [nodig(v, "org"), nodig(v, "door")];
-      if (v.aan === v.uit) throw new Gebruiksfout("give exactly one of --aan and --uit");
-      if (v["alleen-lezen"] && v.schrijven) throw new Gebruiksfout("give at most one of --alleen-lezen and --schrijven");
-      const alleenLezen = v["alleen-lezen"] ? true : v.schrijven ? false : null;
-      const r = await metDatabase(async (sql) => (await sql`
-        select beheer.koppeling_zetten(beheer.org(${org}), ${door}, ${v.aan ?? false}, ${alleenLezen}) as r`)[0]!.r);
-      toon(json, r, `door ${r.door}: ${r.aan ? "on" : "off"}${r.alleen_lezen ? ", read only" : ""}`);
+      const [org, door] = [requireOption(v, "org"), requireOption(v, "door")];
+      if (v.aan === v.uit) throw new UsageError("give exactly one of --aan and --uit");
+      if (v["alleen-lezen"] && v.schrijven) throw new UsageError("give at most one of --alleen-lezen and --schrijven");
+      const readOnly = v["alleen-lezen"] ? true : v.schrijven ? false : null;
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.koppeling_zetten(beheer.org(${org}), ${door}, ${v.aan ?? false}, ${readOnly}) as r`)[0]!.r);
+      print(json, r, `door ${r.door}: ${r.aan ? "on" : "off"}${r.alleen_lezen ? ", read only" : ""}`);
       return;
     }
     case "section release":
     case "section withdraw": {
-      const org = nodig(v, "org");
-      if (rest.length === 0) throw new Gebruiksfout("name at least one section");
-      const r = await metDatabase(async (sql) => (await sql`
-        select beheer.secties_zetten(beheer.org(${org}), ${rest}::text[], ${actie === "release"}) as r`)[0]!.r);
-      toon(json, r, Object.entries(r).map(([s, aan]) => `${s}: ${aan ? "released" : "withdrawn"}`).join("\n"));
+      const org = requireOption(v, "org");
+      if (rest.length === 0) throw new UsageError("name at least one section");
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.secties_zetten(beheer.org(${org}), ${rest}::text[], ${action === "release"}) as r`)[0]!.r);
+      print(json, r, Object.entries(r).map(([section, on]) => `${section}: ${on ? "released" : "withdrawn"}`).join("\n"));
       return;
     }
     case "log": {
-      const org = nodig(v, "org");
-      const limiet = v.limit === undefined ? 50 : Number(v.limit);
-      if (!Number.isInteger(limiet) || limiet < 1) throw new Gebruiksfout("--limit must be a positive whole number");
-      const rijen = await metDatabase(async (sql) =>
-        (await sql`select r from beheer.log(beheer.org(${org}), ${limiet}) r`).map((x) => x.r));
-      toon(json, rijen, rijen.map((r) =>
+      const org = requireOption(v, "org");
+      const limit = v.limit === undefined ? 50 : Number(v.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number");
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.log(beheer.org(${org}), ${limit}) r`).map((x) => x.r));
+      print(json, rows, rows.map((r) =>
         `${new Date(r.tijdstip).toISOString()}  ${r.door.padEnd(4)} ${String(r.status).padEnd(3)} ` +
         `${(r.fout_code ?? "").padEnd(22)} ${r.operatie}  ${r.duur_ms ?? ""} ms`).join("\n") || "(no calls)");
       return;
     }
     case "taak klaar": {
-      const [org, nummer] = [nodig(v, "org"), getal(v, "nummer", true)];
-      const r = await metDatabase(async (sql) =>
-        (await sql`select beheer.taak_afvinken(beheer.org(${org}), ${nummer}, ${v.user ?? null}) as r`)[0]!.r);
-      toon(json, r, `task #${r.nummer} ${r.omschrijving}: ${r.stand}`);
+      const [org, taskNumber] = [requireOption(v, "org"), numberOption(v, "nummer", true)];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.taak_afvinken(beheer.org(${org}), ${taskNumber}, ${v.user ?? null}) as r`)[0]!.r);
+      print(json, r, `task #${r.nummer} ${r.omschrijving}: ${r.stand}`);
       return;
     }
     case "prioriteit afronden": {
-      const [org, id] = [nodig(v, "org"), uuid(v, "id")];
-      const r = await metDatabase(async (sql) =>
+      const [org, id] = [requireOption(v, "org"), uuidOption(v, "id")];
+      const r = await withDatabase(async (sql) =>
         (await sql`select beheer.prioriteit_afronden(beheer.org(${org}), ${id}, ${v.user ?? null}) as r`)[0]!.r);
-      toon(json, r, `priority completed: ${r.titel}`);
+      print(json, r, `priority completed: ${r.titel}`);
       return;
     }
     case "kpi doel": {
-      const [org, kpi, kwartaal, doel] = [nodig(v, "org"), uuid(v, "kpi"), nodig(v, "kwartaal"), getal(v, "doel")];
-      const r = await metDatabase(async (sql) =>
-        (await sql`select beheer.kpi_kwartaaldoel_zetten(beheer.org(${org}), ${kpi}, ${kwartaal}, ${doel}) as r`)[0]!.r);
-      toon(json, r, `${r.naam}: target ${r.kwartaaldoel} in ${r.kwartaal}, light ${r.stoplicht ?? "none yet"}`);
+      const [org, kpi, quarter, target] = [requireOption(v, "org"), uuidOption(v, "kpi"), requireOption(v, "kwartaal"), numberOption(v, "doel")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.kpi_kwartaaldoel_zetten(beheer.org(${org}), ${kpi}, ${quarter}, ${target}) as r`)[0]!.r);
+      print(json, r, `${r.naam}: target ${r.kwartaaldoel} in ${r.kwartaal}, light ${r.stoplicht ?? "none yet"}`);
       return;
     }
     case "kernresultaat toevoegen": {
-      const [org, p, titel, doel] = [nodig(v, "org"), uuid(v, "prioriteit"), nodig(v, "titel"), getal(v, "doel")];
-      const start = v.start === undefined ? 0 : getal(v, "start");
-      const r = await metDatabase(async (sql) => (await sql`
-        select beheer.kernresultaat_toevoegen(beheer.org(${org}), ${p}, ${titel}, ${doel}, ${start}) as r`)[0]!.r);
-      toon(json, r, `key result added (id ${r.id}); ${r.prioriteit.titel} is ${r.prioriteit.stand}`);
+      const [org, priority, title, target] = [requireOption(v, "org"), uuidOption(v, "prioriteit"), requireOption(v, "titel"), numberOption(v, "doel")];
+      const start = v.start === undefined ? 0 : numberOption(v, "start");
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.kernresultaat_toevoegen(beheer.org(${org}), ${priority}, ${title}, ${target}, ${start}) as r`)[0]!.r);
+      print(json, r, `key result added (id ${r.id}); ${r.prioriteit.titel} is ${r.prioriteit.stand}`);
       return;
     }
     case "kernresultaat bijwerken": {
-      const [org, id, waarde] = [nodig(v, "org"), uuid(v, "id"), getal(v, "waarde")];
-      const r = await metDatabase(async (sql) =>
-        (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${waarde}) as r`)[0]!.r);
-      toon(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
+      const [org, id, value] = [requireOption(v, "org"), uuidOption(v, "id"), numberOption(v, "waarde")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${value}) as r`)[0]!.r);
+      print(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
       return;
     }
     default:
-      throw new Gebruiksfout(`unknown command "${commando}"`);
+      throw new UsageError(`unknown command "${command}"`);
   }
 }
 
 try {
-  await voer(process.argv.slice(2));
+  await runCommand(process.argv.slice(2));
 } catch (e) {
   const err = e as Error & { code?: string; detail?: string };
-  if (e instanceof Gebruiksfout || err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" || err.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+  if (e instanceof UsageError || err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" || err.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
     console.error(`koers: ${err.message}\nRun koers --help for usage.`);
     process.exit(2);
   }

@@ -17,15 +17,15 @@ export interface Config {
   bodyLimit: number;
 }
 
-function getal(naam: string, standaard: number): number {
-  const v = process.env[naam];
-  if (v === undefined || v === "") return standaard;
+function wholeNumber(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === "") return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${naam} must be a whole number, got "${v}"`);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${v}"`);
   return n;
 }
 
-export function leesConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const now = env.KOERS_NOW || null;
   if (now !== null && Number.isNaN(Date.parse(now))) {
     throw new Error(`KOERS_NOW must be an ISO time such as 2026-05-14T09:00:00+02:00, got "${now}"`);
@@ -35,11 +35,11 @@ export function leesConfig(env: NodeJS.ProcessEnv = process.env): Config {
     doorDatabaseUrl: env.KOERS_DOOR_DATABASE_URL || null,
     dataDir: path.resolve(env.KOERS_DATA_DIR || "data"),
     host: env.HOST || "127.0.0.1",
-    port: getal("PORT", 3000),
-    embeddedPgPort: getal("KOERS_PG_PORT", 54329),
+    port: wholeNumber("PORT", 3000),
+    embeddedPgPort: wholeNumber("KOERS_PG_PORT", 54329),
     now,
     worker: (env.KOERS_WORKER ?? "aan") !== "uit",
-    workerConcurrency: getal("KOERS_WORKER_CONCURRENCY", 2),
-    bodyLimit: getal("KOERS_BODY_LIMIT", 256 * 1024),
+    workerConcurrency: wholeNumber("KOERS_WORKER_CONCURRENCY", 2),
+    bodyLimit: wholeNumber("KOERS_BODY_LIMIT", 256 * 1024),
   };
 }

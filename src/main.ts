@@ -1,21 +1,21 @@
 // `npm start`: with no configuration, an embedded PostgreSQL in ./data, migrated, served on
 // http://127.0.0.1:3000. Ctrl-C shuts down cleanly.
-import { leesConfig } from "./config.ts";
+import { readConfig } from "./config.ts";
 import { start } from "./server.ts";
 
-const log = (r: string) => console.log(`koers: ${r}`);
+const log = (line: string) => console.log(`koers: ${line}`);
 
 try {
-  const config = leesConfig();
-  const dienst = await start(config, log);
-  log(`serving on ${dienst.adres} (index: ${dienst.adres}/api/v1)${config.worker ? ", worker running" : ""}`);
-  let bezig = false;
-  const afsluiten = async (signaal: string) => {
-    if (bezig) return;
-    bezig = true;
-    log(`${signaal}: shutting down`);
+  const config = readConfig();
+  const service = await start(config, log);
+  log(`serving on ${service.address} (index: ${service.address}/api/v1)${config.worker ? ", worker running" : ""}`);
+  let stopping = false;
+  const shutDown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
     try {
-      await dienst.stop();
+      await service.stop();
       log("stopped");
       process.exit(0);
     } catch (e) {
@@ -23,8 +23,8 @@ try {
       process.exit(1);
     }
   };
-  process.on("SIGINT", () => void afsluiten("SIGINT"));
-  process.on("SIGTERM", () => void afsluiten("SIGTERM"));
+  process.on("SIGINT", () => void shutDown("SIGINT"));
+  process.on("SIGTERM", () => void shutDown("SIGTERM"));
 } catch (e) {
   console.error(`koers: could not start: ${(e as Error).message}`);
   process.exit(1);

@@ -4,94 +4,97 @@
 // confirmation code binds to the meaning of the input, not its spelling.
 import { z } from "zod";
 
+/** The type names clients see in the index; they follow the interface's spelling. */
 export type ParamType = "uuid" | "string" | "text" | "integer" | "number" | "keuze" | "vlag" | "array" | "object";
 
 export interface Param {
   type: ParamType;
-  verplicht: boolean;
-  toelichting: string;
-  waarden?: readonly string[];
+  required: boolean;
+  description: string;
+  values?: readonly string[];
   schema: z.ZodTypeAny;
 }
 
-interface Opties { verplicht?: boolean }
+interface Options { required?: boolean }
 
-const leegIsAfwezig = (v: unknown) => (v === "" ? undefined : v);
-const uuidPatroon = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const emptyIsAbsent = (v: unknown) => (v === "" ? undefined : v);
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function maak(type: ParamType, basis: z.ZodTypeAny, toelichting: string, o: Opties, extra: Partial<Param> = {}): Param {
-  const schema = z.preprocess(leegIsAfwezig, o.verplicht ? basis : basis.optional());
-  return { type, verplicht: o.verplicht ?? false, toelichting, schema, ...extra };
+function makeParam(type: ParamType, base: z.ZodTypeAny, description: string, o: Options, extra: Partial<Param> = {}): Param {
+  const schema = z.preprocess(emptyIsAbsent, o.required ? base : base.optional());
+  return { type, required: o.required ?? false, description, schema, ...extra };
 }
 
 export const param = {
-  uuid: (toelichting: string, o: Opties = {}) =>
-    maak("uuid", z.string().regex(uuidPatroon, "moet een uuid zijn"), toelichting, o),
-  string: (toelichting: string, o: Opties & { patroon?: RegExp; uitleg?: string; max?: number } = {}) => {
+  uuid: (description: string, o: Options = {}) =>
+    makeParam("uuid", z.string().regex(UUID_PATTERN, "moet een uuid zijn"), description, o),
+  string: (description: string, o: Options & { pattern?: RegExp; explanation?: string; max?: number } = {}) => {
     let s = z.string().trim().min(1, "mag niet leeg zijn").max(o.max ?? 10_000, `is te lang (hoogstens ${o.max ?? 10_000} tekens)`);
-    if (o.patroon) s = s.regex(o.patroon, o.uitleg ?? "heeft niet de juiste vorm");
-    return maak("string", s, toelichting, o);
+    if (o.pattern) s = s.regex(o.pattern, o.explanation ?? "heeft niet de juiste vorm");
+    return makeParam("string", s, description, o);
   },
-  /** A string, or null to clear the value; with getal, a number (or numeric string) or null. */
-  text: (toelichting: string, o: Opties & { getal?: boolean } = {}) =>
-    ({ ...maak("text", z.string().nullable(), toelichting, o),
-       schema: z.union([z.null(), z.preprocess(leegIsAfwezig, o.getal
+  /** A string, or null to clear the value; with numeric, a number (or numeric string) or null. */
+  text: (description: string, o: Options & { numeric?: boolean } = {}) =>
+    ({ ...makeParam("text", z.string().nullable(), description, o),
+       schema: z.union([z.null(), z.preprocess(emptyIsAbsent, o.numeric
          ? z.preprocess((v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v),
              z.number({ invalid_type_error: "moet een getal of null zijn" }).finite().optional())
          : z.string().optional())]) }),
-  integer: (toelichting: string, o: Opties & { min?: number; max?: number } = {}) =>
-    maak("integer", z.preprocess(
+  integer: (description: string, o: Options & { min?: number; max?: number } = {}) =>
+    makeParam("integer", z.preprocess(
       (v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v),
       z.number({ invalid_type_error: "moet een geheel getal zijn" }).int("moet een geheel getal zijn")
         .min(o.min ?? -2147483648, `moet minstens ${o.min} zijn`).max(o.max ?? 2147483647, `mag hoogstens ${o.max} zijn`)),
-      toelichting, o),
-  number: (toelichting: string, o: Opties = {}) =>
-    maak("number", z.preprocess(
+      description, o),
+  number: (description: string, o: Options = {}) =>
+    makeParam("number", z.preprocess(
       (v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v),
-      z.number({ invalid_type_error: "moet een getal zijn" }).finite()), toelichting, o),
-  keuze: (waarden: readonly [string, ...string[]], toelichting: string, o: Opties = {}) =>
-    maak("keuze", z.enum(waarden as [string, ...string[]], {
-      errorMap: () => ({ message: `moet een van ${waarden.join(", ")} zijn` }),
-    }), toelichting, o, { waarden }),
-  /** ja or nee (JSON true/false is accepted too); normalised to a boolean. */
-  vlag: (toelichting: string, o: Opties = {}) =>
-    maak("vlag", z.preprocess((v) => (v === "ja" ? true : v === "nee" ? false : v),
-      z.boolean({ invalid_type_error: "moet ja of nee zijn" })), toelichting, o, { waarden: ["ja", "nee"] }),
+      z.number({ invalid_type_error: "moet een getal zijn" }).finite()), description, o),
+  /** One of a fixed list of values (type keuze in the index). */
+  choice: (values: readonly [string, ...string[]], description: string, o: Options = {}) =>
+    makeParam("keuze", z.enum(values as [string, ...string[]], {
+      errorMap: () => ({ message: `moet een van ${values.join(", ")} zijn` }),
+    }), description, o, { values }),
+  /** ja or nee (JSON true/false is accepted too); normalised to a boolean (type vlag in the index). */
+  flag: (description: string, o: Options = {}) =>
+    makeParam("vlag", z.preprocess((v) => (v === "ja" ? true : v === "nee" ? false : v),
+      z.boolean({ invalid_type_error: "moet ja of nee zijn" })), description, o, { values: ["ja", "nee"] }),
   /** In a query string: repeated (tags=a&tags=b) or comma-separated. */
-  array: (toelichting: string, o: Opties = {}) =>
-    maak("array", z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
-      z.array(z.any(), { invalid_type_error: "moet een lijst zijn" }).max(100, "heeft te veel elementen")), toelichting, o),
-  object: (toelichting: string, o: Opties = {}) =>
-    maak("object", z.record(z.any(), { invalid_type_error: "moet een object zijn" }), toelichting, o),
+  array: (description: string, o: Options = {}) =>
+    makeParam("array", z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+      z.array(z.any(), { invalid_type_error: "moet een lijst zijn" }).max(100, "heeft te veel elementen")), description, o),
+  object: (description: string, o: Options = {}) =>
+    makeParam("object", z.record(z.any(), { invalid_type_error: "moet een object zijn" }), description, o),
 };
 
-export interface Fout { code: string; bericht: string; parameter?: string }
+/** The body of a refusal, under the key `fout`; its keys are the API's. */
+export interface ErrorBody { code: string; bericht: string; parameter?: string }
 
 /**
  * Validates and normalises input against a parameter set. Unknown parameters are refused, so
  * a typo is reported rather than silently ignored.
  */
-export function valideer(params: Record<string, Param>, invoer: unknown):
-  { ok: true; waarde: Record<string, unknown> } | { ok: false; fout: Fout } {
-  if (invoer === null || typeof invoer !== "object" || Array.isArray(invoer)) {
-    return { ok: false, fout: { code: "ongeldige_parameters", bericht: "De invoer moet een JSON-object zijn." } };
+export function validate(params: Record<string, Param>, input: unknown):
+  { ok: true; value: Record<string, unknown> } | { ok: false; error: ErrorBody } {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    return { ok: false, error: { code: "ongeldige_parameters", bericht: "De invoer moet een JSON-object zijn." } };
   }
-  const waarde: Record<string, unknown> = {};
-  for (const sleutel of Object.keys(invoer)) {
-    if (!(sleutel in params)) {
-      return { ok: false, fout: { code: "ongeldige_parameters", parameter: sleutel,
-        bericht: `Onbekende parameter ${sleutel}. De index op /api/v1 noemt de parameters.` } };
+  const value: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    if (!(key in params)) {
+      return { ok: false, error: { code: "ongeldige_parameters", parameter: key,
+        bericht: `Onbekende parameter ${key}. De index op /api/v1 noemt de parameters.` } };
     }
   }
-  for (const [naam, p] of Object.entries(params)) {
-    const r = p.schema.safeParse((invoer as Record<string, unknown>)[naam]);
+  for (const [name, p] of Object.entries(params)) {
+    const r = p.schema.safeParse((input as Record<string, unknown>)[name]);
     if (!r.success) {
       const issue = r.error.issues[0];
-      const reden = issue?.code === "invalid_type" && issue.received === "undefined"
+      const reason = issue?.code === "invalid_type" && issue.received === "undefined"
         ? "is verplicht" : (issue?.message ?? "is ongeldig");
-      return { ok: false, fout: { code: "ongeldige_parameters", parameter: naam, bericht: `${naam} ${reden}.` } };
+      return { ok: false, error: { code: "ongeldige_parameters", parameter: name, bericht: `${name} ${reason}.` } };
     }
-    if (r.data !== undefined) waarde[naam] = r.data;
+    if (r.data !== undefined) value[name] = r.data;
   }
-  return { ok: true, waarde };
+  return { ok: true, value };
 }

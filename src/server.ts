@@ -2,48 +2,48 @@
 // and the workers. Nothing here keeps state between requests, so more instances scale out.
 import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
-import { leesConfig, type Config } from "./config.ts";
-import { startIngebed, type Ingebed } from "./db/ingebed.ts";
-import { migreer } from "./db/migreer.ts";
-import { deurUrl, verbind, type Sql } from "./db/verbinding.ts";
-import { bouwRest } from "./rest.ts";
-import { controleerRegistry } from "./db/registry-check.ts";
+import { readConfig, type Config } from "./config.ts";
+import { startEmbedded, type EmbeddedDb } from "./db/embedded.ts";
+import { migrate } from "./db/migrate.ts";
+import { doorUrl, connect, type Sql } from "./db/connection.ts";
+import { buildRestDoor } from "./rest.ts";
+import { checkRegistry } from "./db/registry-check.ts";
 import { startWorker } from "./worker.ts";
 
-export interface Dienst {
-  adres: string;
+export interface Service {
+  address: string;
   adminUrl: string;
   stop(): Promise<void>;
 }
 
 /** The administrative database: DATABASE_URL, or the embedded server in the data folder. */
-export async function database(config: Config, log: (r: string) => void): Promise<{ url: string; ingebed: Ingebed | null }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, ingebed: null };
-  const ingebed = await startIngebed(config.dataDir, config.embeddedPgPort, log);
-  return { url: ingebed.url, ingebed };
+export async function database(config: Config, log: (line: string) => void): Promise<{ url: string; embedded: EmbeddedDb | null }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
+  const embedded = await startEmbedded(config.dataDir, config.embeddedPgPort, log);
+  return { url: embedded.url, embedded };
 }
 
-export async function start(config: Config = leesConfig(), log: (r: string) => void = () => {}): Promise<Dienst> {
-  const { url: adminUrl, ingebed } = await database(config, log);
-  let deur: Sql | null = null;
+export async function start(config: Config = readConfig(), log: (line: string) => void = () => {}): Promise<Service> {
+  const { url: adminUrl, embedded } = await database(config, log);
+  let doorSql: Sql | null = null;
   let app: FastifyInstance | null = null;
   let worker: Runner | null = null;
   const stop = async () => {
     await app?.close();
     await worker?.stop();
-    await deur?.end({ timeout: 5 });
-    if (ingebed?.eigen) await ingebed.stop();
+    await doorSql?.end({ timeout: 5 });
+    if (embedded?.ownedByUs) await embedded.stop();
   };
   try {
-    await migreer(adminUrl, { log, deurWachtwoordZetten: !config.doorDatabaseUrl });
-    deur = verbind(config.doorDatabaseUrl ?? deurUrl(adminUrl), { now: config.now, naam: "koers-deur" });
-    await controleerRegistry(deur);
-    app = bouwRest(deur, { bodyLimit: config.bodyLimit });
-    const adres = await app.listen({ host: config.host, port: config.port });
+    await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
+    doorSql = connect(config.doorDatabaseUrl ?? doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
+    await checkRegistry(doorSql);
+    app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
+    const address = await app.listen({ host: config.host, port: config.port });
     if (config.worker) {
       worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency });
     }
-    return { adres, adminUrl, stop };
+    return { address, adminUrl, stop };
   } catch (e) {
     await stop().catch(() => {});
     throw e;

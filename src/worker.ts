@@ -5,25 +5,26 @@ import pg from "pg";
 import { run, parseCrontab, type Runner, type TaskList } from "graphile-worker";
 import bevestigcodes_opruimen from "./tasks/bevestigcodes_opruimen.ts";
 
-export const taken: TaskList = { bevestigcodes_opruimen };
+/** The worker's tasks, by name (each named after its SQL job, so the name stays Dutch). */
+export const taskList: TaskList = { bevestigcodes_opruimen };
 
 export const crontab = "0 * * * * bevestigcodes_opruimen\n";
 
-export async function startWorker(adminUrl: string, opties: { now: string | null; concurrency: number }): Promise<Runner> {
+export async function startWorker(adminUrl: string, options: { now: string | null; concurrency: number }): Promise<Runner> {
   const pgPool = new pg.Pool({
     connectionString: adminUrl,
-    max: opties.concurrency + 2,
+    max: options.concurrency + 2,
     // The test clock reaches the workers too.
-    ...(opties.now ? { options: `-c koers.nu=${opties.now.replaceAll(" ", "\\ ")}` } : {}),
+    ...(options.now ? { options: `-c koers.nu=${options.now.replaceAll(" ", "\\ ")}` } : {}),
   });
   // A connection lost while the database shuts down must not crash the process.
   pgPool.on("error", (e) => console.error(`koers worker: database connection lost: ${e.message}`));
   const runner = await run({
     pgPool,
-    concurrency: opties.concurrency,
+    concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: taken,
+    taskList,
     parsedCronItems: parseCrontab(crontab),
   });
   runner.promise.finally(() => pgPool.end()).catch(() => {});

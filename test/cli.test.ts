@@ -3,24 +3,24 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { startKoers, testDatabase, vraag, type Koers, type TestDb } from "./hulp.ts";
+import { request, startKoers, testDatabase, type Koers, type TestDb } from "./helpers.ts";
 
 const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 let db: TestDb, koers: Koers;
 
-function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; uit: string; fout: string }> {
+function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: db.url, ...env } });
-    let uit = "", fout = "";
-    p.stdout.on("data", (d) => (uit += d));
-    p.stderr.on("data", (d) => (fout += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, uit, fout }));
+    let stdout = "", stderr = "";
+    p.stdout.on("data", (d) => (stdout += d));
+    p.stderr.on("data", (d) => (stderr += d));
+    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 async function json(args: string[]) {
   const r = await koersCli([...args, "--json"]);
-  assert.equal(r.code, 0, r.fout);
-  return JSON.parse(r.uit);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
 }
 
 before(async () => {
@@ -29,20 +29,20 @@ before(async () => {
 });
 after(async () => {
   await koers.stop();
-  await db.ruimOp();
+  await db.drop();
 });
 
 describe("koers CLI", () => {
-  let org: string, anna: string, sleutel: string, sleutelId: string;
+  let org: string, anna: string, apiKey: string, keyId: string;
 
   it("org create", async () => {
     const r = await json(["org", "create", "--naam", "Bakkerij Koers"]);
     assert.equal(r.naam, "Bakkerij Koers");
     assert.equal(r.tijdzone, "Europe/Amsterdam");
     org = r.org_id;
-    const tekst = await koersCli(["org", "create", "--naam", "Tweede BV", "--tijdzone", "Europe/London"]);
-    assert.equal(tekst.code, 0);
-    assert.match(tekst.uit, /organisation created: Tweede BV \(org_id [0-9a-f-]{36}\)/);
+    const text = await koersCli(["org", "create", "--naam", "Tweede BV", "--tijdzone", "Europe/London"]);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /organisation created: Tweede BV \(org_id [0-9a-f-]{36}\)/);
   });
 
   it("user create, with team and function title; by organisation name too", async () => {
@@ -60,27 +60,27 @@ describe("koers CLI", () => {
   it("key create prints the key once; only its hash is stored", async () => {
     const r = await json(["key", "create", "--org", org, "--user", "anna@bakkerij.nl"]);
     assert.match(r.sleutel, /^koers_live_[0-9A-Za-z]{38}$/);
-    sleutel = r.sleutel;
-    sleutelId = r.key_id;
-    const [rij] = await db.sql`select encode(hash, 'hex') as h, hint from app_private.api_sleutels where id = ${sleutelId}`;
-    assert.equal(rij!.h.length, 64);
-    assert.ok(!JSON.stringify(rij).includes(sleutel.slice(11, 40)));
-    assert.equal(rij!.hint, `koers_live_…${sleutel.slice(-4)}`);
+    apiKey = r.sleutel;
+    keyId = r.key_id;
+    const [row] = await db.sql`select encode(hash, 'hex') as h, hint from app_private.api_sleutels where id = ${keyId}`;
+    assert.equal(row!.h.length, 64);
+    assert.ok(!JSON.stringify(row).includes(apiKey.slice(11, 40)));
+    assert.equal(row!.hint, `koers_live_…${apiKey.slice(-4)}`);
   });
 
   it("door set and section release make the key work; withdraw and --alleen-lezen change it", async () => {
-    assert.equal((await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel })).body.fout.code, "koppeling_uit");
+    assert.equal((await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey })).body.fout.code, "koppeling_uit");
     assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan"]),
       { org_id: org, door: "rest", aan: true, alleen_lezen: false });
-    assert.equal((await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel })).status, 200);
+    assert.equal((await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey })).status, 200);
     assert.deepEqual(await json(["section", "release", "--org", org, "team", "prioriteiten"]), { team: true, prioriteiten: true });
-    assert.equal((await vraag(koers.basis, "GET", "/api/v1/team", { sleutel, query: { org_id: org } })).status, 200);
+    assert.equal((await request(koers.baseUrl, "GET", "/api/v1/team", { apiKey, query: { org_id: org } })).status, 200);
     assert.deepEqual(await json(["section", "withdraw", "--org", org, "team"]), { team: false, prioriteiten: true });
-    assert.equal((await vraag(koers.basis, "GET", "/api/v1/team", { sleutel, query: { org_id: org } })).body.fout.code, "onderdeel_uit");
+    assert.equal((await request(koers.baseUrl, "GET", "/api/v1/team", { apiKey, query: { org_id: org } })).body.fout.code, "onderdeel_uit");
     assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan", "--alleen-lezen"]),
       { org_id: org, door: "rest", aan: true, alleen_lezen: true });
-    const w = await vraag(koers.basis, "POST", "/api/v1/project-aanmaken",
-      { sleutel, body: { org_id: org, titel: "X", eigenaar_user_id: anna } });
+    const w = await request(koers.baseUrl, "POST", "/api/v1/project-aanmaken",
+      { apiKey, body: { org_id: org, titel: "X", eigenaar_user_id: anna } });
     assert.equal(w.body.fout.code, "alleen_lezen");
     assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan"]),
       { org_id: org, door: "rest", aan: true, alleen_lezen: true }, "read only stays unless --schrijven");
@@ -88,19 +88,19 @@ describe("koers CLI", () => {
   });
 
   it("log shows the calls, refused ones included, newest first", async () => {
-    const rijen = await json(["log", "--org", org, "--limit", "3"]);
-    assert.equal(rijen.length, 3);
-    assert.deepEqual(rijen.map((r: { operatie: string; fout_code: string | null }) => [r.operatie, r.fout_code]), [
+    const rows = await json(["log", "--org", org, "--limit", "3"]);
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows.map((r: { operatie: string; fout_code: string | null }) => [r.operatie, r.fout_code]), [
       ["project_aanmaken", "alleen_lezen"], ["team", "onderdeel_uit"], ["team", null],
     ]);
-    const tekst = await koersCli(["log", "--org", org]);
-    assert.match(tekst.uit, /rest 403 alleen_lezen\s+project_aanmaken/);
+    const text = await koersCli(["log", "--org", org]);
+    assert.match(text.stdout, /rest 403 alleen_lezen\s+project_aanmaken/);
   });
 
   it("key revoke", async () => {
-    const r = await json(["key", "revoke", "--key-id", sleutelId]);
-    assert.equal(r.key_id, sleutelId);
-    assert.equal((await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel })).body.fout.code, "sleutel_ingetrokken");
+    const r = await json(["key", "revoke", "--key-id", keyId]);
+    assert.equal(r.key_id, keyId);
+    assert.equal((await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey })).body.fout.code, "sleutel_ingetrokken");
   });
 
   it("migrate and --help", async () => {
@@ -109,7 +109,7 @@ describe("koers CLI", () => {
     assert.equal(h.code, 0);
     for (const c of ["org create", "user create", "key create", "key revoke", "door set", "section release", "log",
       "taak klaar", "prioriteit afronden", "kpi doel", "kernresultaat toevoegen", "kernresultaat bijwerken"]) {
-      assert.ok(h.uit.includes(`koers ${c}`), c);
+      assert.ok(h.stdout.includes(`koers ${c}`), c);
     }
   });
 
@@ -146,7 +146,7 @@ describe("koers CLI", () => {
     assert.equal((await json(["kpi", "doel", "--org", org, "--kpi", k!.id, "--kwartaal", "Q3-2026", "--doel", "1400"])).kwartaaldoel, 1400);
   });
 
-  const fouten: [string, string[], number, RegExp][] = [
+  const refusals: [string, string[], number, RegExp][] = [
     ["an unknown task number", ["taak", "klaar", "--org", "Bakkerij Koers", "--nummer", "99"], 1, /Taak #99 bestaat niet/],
     ["a task number that is no number", ["taak", "klaar", "--org", "Bakkerij Koers", "--nummer", "een"], 2, /--nummer must be a whole number/],
     ["a key result for a rock", ["kernresultaat", "toevoegen", "--org", "Bakkerij Koers", "--prioriteit", "00000000-0000-0000-0000-000000000000", "--titel", "x", "--doel", "1"], 1, /geen OKR/],
@@ -167,11 +167,11 @@ describe("koers CLI", () => {
     ["no section", ["section", "release", "--org", "Bakkerij Koers"], 2, /at least one section/],
     ["a bad --limit", ["log", "--org", "Bakkerij Koers", "--limit", "nul"], 2, /--limit/],
   ];
-  for (const [geval, args, code, melding] of fouten) {
-    it(`refuses ${geval} with a clear message and exit ${code}`, async () => {
+  for (const [label, args, code, message] of refusals) {
+    it(`refuses ${label} with a clear message and exit ${code}`, async () => {
       const r = await koersCli(args);
-      assert.equal(r.code, code, r.uit + r.fout);
-      assert.match(r.fout, melding);
+      assert.equal(r.code, code, r.stdout + r.stderr);
+      assert.match(r.stderr, message);
     });
   }
 });

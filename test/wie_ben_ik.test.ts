@@ -2,27 +2,27 @@
 // and a call-log row for every call, refused ones included.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { laatsteAanroep, laatsteAanroepZonderOrg, maakWereld, startKoers, testDatabase, vraag,
-  type Koers, type TestDb, type Wereld } from "./hulp.ts";
-import { maakSleutel } from "../src/sleutel.ts";
-import { operaties, pad } from "../src/registry.ts";
+import { lastCall, lastCallWithoutOrg, makeWorld, request, startKoers, testDatabase,
+  type Koers, type TestDb, type World } from "./helpers.ts";
+import { createApiKey } from "../src/api-key.ts";
+import { operations, restPath } from "../src/registry.ts";
 
-let db: TestDb, koers: Koers, w: Wereld;
+let db: TestDb, koers: Koers, w: World;
 before(async () => {
   db = await testDatabase();
   koers = await startKoers(db.url);
-  w = await maakWereld(db.sql);
+  w = await makeWorld(db.sql);
 });
 after(async () => {
   await koers.stop();
-  await db.ruimOp();
+  await db.drop();
 });
 
 describe("the index", () => {
   it("lists every endpoint of the registry with its parameters, without a key", async () => {
-    const r = await vraag(koers.basis, "GET", "/api/v1");
+    const r = await request(koers.baseUrl, "GET", "/api/v1");
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.endpoints.map((e: { pad: string }) => e.pad), operaties.map(pad));
+    assert.deepEqual(r.body.endpoints.map((e: { pad: string }) => e.pad), operations.map(restPath));
     const project = r.body.endpoints.find((e: { operatie: string }) => e.operatie === "project_aanmaken");
     assert.equal(project.methode, "POST");
     assert.deepEqual(project.parameters.map((p: { naam: string }) => p.naam),
@@ -32,10 +32,10 @@ describe("the index", () => {
   });
 
   it("serves an OpenAPI document generated from the same registry", async () => {
-    const r = await vraag(koers.basis, "GET", "/api/v1/openapi.json");
+    const r = await request(koers.baseUrl, "GET", "/api/v1/openapi.json");
     assert.equal(r.status, 200);
     assert.equal(r.body.openapi, "3.1.0");
-    assert.deepEqual(Object.keys(r.body.paths).sort(), operaties.map(pad).sort());
+    assert.deepEqual(Object.keys(r.body.paths).sort(), operations.map(restPath).sort());
     assert.deepEqual(r.body.paths["/api/v1/project-aanmaken"].post.requestBody.content["application/json"].schema.required,
       ["org_id", "titel", "eigenaar_user_id"]);
   });
@@ -43,71 +43,71 @@ describe("the index", () => {
 
 describe("wie_ben_ik", () => {
   it("answers 200 with the key's organisation and person", async () => {
-    const r = await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel: w.leden.lid.sleutel });
+    const r = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey: w.members.lid.apiKey });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, {
       organisatie: { org_id: w.org, naam: "Acme BV" },
-      gebruiker: { user_id: w.leden.lid.user_id, naam: w.leden.lid.naam, rol: "lid" },
-      sleutel_id: w.leden.lid.sleutel_id,
+      gebruiker: { user_id: w.members.lid.user_id, naam: w.members.lid.name, rol: "lid" },
+      sleutel_id: w.members.lid.key_id,
       door: "rest",
     });
-    const log = await laatsteAanroep(db.sql, w.org);
+    const log = await lastCall(db.sql, w.org);
     assert.equal(log.operatie, "wie_ben_ik");
     assert.equal(log.status, 200);
-    assert.equal(log.user_id, w.leden.lid.user_id);
-    assert.equal(log.sleutel_id, w.leden.lid.sleutel_id);
+    assert.equal(log.user_id, w.members.lid.user_id);
+    assert.equal(log.sleutel_id, w.members.lid.key_id);
     assert.ok(Number(log.duur_ms) >= 0);
   });
 
-  const geenSleutel: [string, Record<string, string>][] = [
+  const noKeyCases: [string, Record<string, string>][] = [
     ["no Authorization header", {}],
     ["not a Bearer header", { authorization: "Basic abc" }],
     ["not shaped like a Koers key", { authorization: "Bearer sk_live_1234" }],
-    ["a Koers-shaped key with a wrong checksum", { authorization: `Bearer ${maakSleutel().sleutel.slice(0, -1)}x` }],
-    ["a well-formed key that does not exist", { authorization: `Bearer ${maakSleutel().sleutel}` }],
+    ["a Koers-shaped key with a wrong checksum", { authorization: `Bearer ${createApiKey().key.slice(0, -1)}x` }],
+    ["a well-formed key that does not exist", { authorization: `Bearer ${createApiKey().key}` }],
   ];
-  for (const [geval, headers] of geenSleutel) {
-    it(`answers 401 geen_sleutel for ${geval}, logged without organisation`, async () => {
-      const voor = (await db.sql`select count(*)::int as n from app_private.aanroepen_zonder_org`)[0]!.n;
-      const r = await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { headers });
+  for (const [label, headers] of noKeyCases) {
+    it(`answers 401 geen_sleutel for ${label}, logged without organisation`, async () => {
+      const countBefore = (await db.sql`select count(*)::int as n from app_private.aanroepen_zonder_org`)[0]!.n;
+      const r = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { headers });
       assert.equal(r.status, 401);
       assert.equal(r.body.fout.code, "geen_sleutel");
       assert.match(r.body.fout.bericht, /Bearer/);
-      const na = (await db.sql`select count(*)::int as n from app_private.aanroepen_zonder_org`)[0]!.n;
-      assert.equal(na, voor + 1);
-      const log = await laatsteAanroepZonderOrg(db.sql);
+      const countAfter = (await db.sql`select count(*)::int as n from app_private.aanroepen_zonder_org`)[0]!.n;
+      assert.equal(countAfter, countBefore + 1);
+      const log = await lastCallWithoutOrg(db.sql);
       assert.deepEqual([log.operatie, log.status, log.fout_code], ["wie_ben_ik", 401, "geen_sleutel"]);
     });
   }
 
   it("answers 401 sleutel_ingetrokken for a revoked key, in the organisation's log", async () => {
-    const w2 = await maakWereld(db.sql, "Ingetrokken BV");
-    await db.sql`select beheer.sleutel_intrekken(${w2.leden.mt.sleutel_id})`;
-    const r = await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel: w2.leden.mt.sleutel });
+    const w2 = await makeWorld(db.sql, "Ingetrokken BV");
+    await db.sql`select beheer.sleutel_intrekken(${w2.members.mt.key_id})`;
+    const r = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey: w2.members.mt.apiKey });
     assert.equal(r.status, 401);
     assert.equal(r.body.fout.code, "sleutel_ingetrokken");
-    const log = await laatsteAanroep(db.sql, w2.org);
+    const log = await lastCall(db.sql, w2.org);
     assert.deepEqual([log.operatie, log.status, log.fout_code, log.sleutel_id],
-      ["wie_ben_ik", 401, "sleutel_ingetrokken", w2.leden.mt.sleutel_id]);
+      ["wie_ben_ik", 401, "sleutel_ingetrokken", w2.members.mt.key_id]);
   });
 
   it("answers 403 koppeling_uit when the REST door is off", async () => {
-    const w3 = await maakWereld(db.sql, "Deur Dicht BV");
+    const w3 = await makeWorld(db.sql, "Deur Dicht BV");
     await db.sql`select beheer.koppeling_zetten(${w3.org}, 'rest', false, null)`;
-    const r = await vraag(koers.basis, "GET", "/api/v1/wie-ben-ik", { sleutel: w3.leden.eigenaar.sleutel });
+    const r = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey: w3.members.eigenaar.apiKey });
     assert.equal(r.status, 403);
     assert.equal(r.body.fout.code, "koppeling_uit");
-    assert.equal((await laatsteAanroep(db.sql, w3.org)).fout_code, "koppeling_uit");
+    assert.equal((await lastCall(db.sql, w3.org)).fout_code, "koppeling_uit");
   });
 
   it("answers 404 onbekend_endpoint for an address that does not exist, logged too", async () => {
-    const r = await vraag(koers.basis, "GET", "/api/v1/wie-ben-jij", { sleutel: w.leden.lid.sleutel });
+    const r = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-jij", { apiKey: w.members.lid.apiKey });
     assert.equal(r.status, 404);
     assert.equal(r.body.fout.code, "onbekend_endpoint");
-    const log = await laatsteAanroep(db.sql, w.org);
+    const log = await lastCall(db.sql, w.org);
     assert.deepEqual([log.operatie, log.status, log.fout_code], ["GET /api/v1/wie-ben-jij", 404, "onbekend_endpoint"]);
-    const zonder = await vraag(koers.basis, "POST", "/api/v1/wie-ben-ik");
-    assert.equal(zonder.status, 404);
-    assert.equal((await laatsteAanroepZonderOrg(db.sql)).fout_code, "onbekend_endpoint");
+    const withoutKey = await request(koers.baseUrl, "POST", "/api/v1/wie-ben-ik");
+    assert.equal(withoutKey.status, 404);
+    assert.equal((await lastCallWithoutOrg(db.sql)).fout_code, "onbekend_endpoint");
   });
 });

@@ -14,9 +14,9 @@ export interface Server {
 }
 
 /** uid/gid to run PostgreSQL as: the caller, or the `postgres` user when run as root. */
-export function postgresGebruiker(): { uid?: number; gid?: number } {
+export function postgresUser(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
-  const id = (vlag: string) => Number(execFileSync("id", [vlag, "postgres"], { encoding: "utf8" }).trim());
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
   try {
     return { uid: id("-u"), gid: id("-g") };
   } catch {
@@ -26,11 +26,11 @@ export function postgresGebruiker(): { uid?: number; gid?: number } {
 }
 
 /** Creates the cluster in `data` (which must not exist yet or be empty). */
-export function initialiseer(bin: Binaries, data: string, wachtwoord: string): void {
-  const ids = postgresGebruiker();
+export function initCluster(bin: Binaries, data: string, password: string): void {
+  const ids = postgresUser();
   fs.mkdirSync(data, { recursive: true, mode: 0o700 });
   const pw = path.join(path.dirname(data), `.pw-${process.pid}`);
-  fs.writeFileSync(pw, wachtwoord + "\n", { mode: 0o600 });
+  fs.writeFileSync(pw, password + "\n", { mode: 0o600 });
   try {
     if (ids.uid !== undefined) {
       fs.chownSync(data, ids.uid, ids.gid!);
@@ -44,8 +44,8 @@ export function initialiseer(bin: Binaries, data: string, wachtwoord: string): v
   }
 }
 
-async function wachtOp(url: string, proc: ChildProcess, logPad: string): Promise<void> {
-  const tot = Date.now() + 60_000;
+async function waitUntilReady(url: string, proc: ChildProcess, logPath: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
     try {
@@ -54,9 +54,9 @@ async function wachtOp(url: string, proc: ChildProcess, logPad: string): Promise
       return;
     } catch {
       await sql.end({ timeout: 1 });
-      if (Date.now() > tot || proc.exitCode !== null) {
-        const log = fs.existsSync(logPad) ? fs.readFileSync(logPad, "utf8").slice(-1500) : "";
-        throw new Error(`PostgreSQL did not start (log: ${logPad}):\n${log}`);
+      if (Date.now() > deadline || proc.exitCode !== null) {
+        const log = fs.existsSync(logPath) ? fs.readFileSync(logPath, "utf8").slice(-1500) : "";
+        throw new Error(`PostgreSQL did not start (log: ${logPath}):\n${log}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -64,33 +64,33 @@ async function wachtOp(url: string, proc: ChildProcess, logPad: string): Promise
 }
 
 /**
- * Starts postgres on 127.0.0.1:poort. It runs in its own process group, so a Ctrl-C in the
+ * Starts postgres on 127.0.0.1:port. It runs in its own process group, so a Ctrl-C in the
  * terminal reaches only Koers, which then stops it last, after the connections are closed.
  */
-export async function startServer(bin: Binaries, data: string, opties: {
-  poort: number; wachtwoord: string; logPad: string; snel?: boolean;
+export async function startServer(bin: Binaries, data: string, options: {
+  port: number; password: string; logPath: string; fast?: boolean;
 }): Promise<Server> {
-  const ids = postgresGebruiker();
-  const logFd = fs.openSync(opties.logPad, "a");
+  const ids = postgresUser();
+  const logFd = fs.openSync(options.logPath, "a");
   if (ids.uid !== undefined) fs.fchownSync(logFd, ids.uid, ids.gid!);
-  const vlaggen = ["-D", data, "-p", String(opties.poort), "-c", "listen_addresses=127.0.0.1",
+  const args = ["-D", data, "-p", String(options.port), "-c", "listen_addresses=127.0.0.1",
     "-c", "unix_socket_directories=", "-c", "max_connections=300"];
   // Test clusters trade durability for speed; the embedded default keeps it.
-  if (opties.snel) vlaggen.push("-c", "fsync=off", "-c", "full_page_writes=off");
-  const proc = spawn(bin.postgres, vlaggen, { ...ids, detached: true, stdio: ["ignore", logFd, logFd] });
+  if (options.fast) args.push("-c", "fsync=off", "-c", "full_page_writes=off");
+  const proc = spawn(bin.postgres, args, { ...ids, detached: true, stdio: ["ignore", logFd, logFd] });
   fs.closeSync(logFd);
-  const opruimen = () => { if (proc.exitCode === null) proc.kill("SIGINT"); };
-  process.on("exit", opruimen);
-  const url = (db: string) => `postgres://postgres:${encodeURIComponent(opties.wachtwoord)}@127.0.0.1:${opties.poort}/${db}`;
-  await wachtOp(url("postgres"), proc, opties.logPad);
+  const cleanUp = () => { if (proc.exitCode === null) proc.kill("SIGINT"); };
+  process.on("exit", cleanUp);
+  const url = (db: string) => `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${db}`;
+  await waitUntilReady(url("postgres"), proc, options.logPath);
   return {
     url,
     stop: async () => {
-      process.off("exit", opruimen);
+      process.off("exit", cleanUp);
       if (proc.exitCode !== null || proc.signalCode !== null) return;
-      const klaar = new Promise((r) => proc.once("exit", r));
+      const exited = new Promise((r) => proc.once("exit", r));
       proc.kill("SIGINT"); // fast shutdown: disconnect clients, checkpoint, exit
-      await klaar;
+      await exited;
     },
   };
 }

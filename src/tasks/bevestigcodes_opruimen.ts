@@ -2,8 +2,8 @@
 // a clear "verlopen"), then removed.
 import type { Task } from "graphile-worker";
 
-const taak: Task = async (_payload, helpers) => {
-  const { rows } = await helpers.query<{ aantal: number }>("select beheer.bevestigcodes_opruimen() as aantal");
-  helpers.logger.info(`removed ${rows[0]?.aantal ?? 0} expired confirmation codes`);
+const task: Task = async (_payload, helpers) => {
+  const { rows } = await helpers.query<{ removed: number }>("select beheer.bevestigcodes_opruimen() as removed");
+  helpers.logger.info(`removed ${rows[0]?.removed ?? 0} expired confirmation codes`);
 };
-export default taak;
+export default task;

@@ -1,12 +1,13 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
-import { operaties, pad, methode, type Operatie } from "./registry.ts";
+import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
 import type { Param } from "./parameters.ts";
 
-function parameterLijst(o: Operatie) {
-  return Object.entries(o.parameters).map(([naam, p]) => ({
-    naam, type: p.type, verplicht: p.verplicht, toelichting: p.toelichting,
-    ...(p.waarden ? { waarden: p.waarden } : {}),
+// The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.
+function parameterList(o: Operation) {
+  return Object.entries(o.parameters).map(([name, p]) => ({
+    naam: name, type: p.type, verplicht: p.required, toelichting: p.description,
+    ...(p.values ? { waarden: p.values } : {}),
   }));
 }
 
@@ -18,9 +19,9 @@ export function index() {
     schrijven: "Schrijfoperaties gaan in twee stappen: de eerste aanroep zonder bevestigcode geeft een voorstel " +
       "en een bevestigcode; pas de tweede aanroep met dezelfde invoer en die code schrijft.",
     openapi: "/api/v1/openapi.json",
-    endpoints: operaties.map((o) => ({
-      operatie: o.naam, methode: methode(o), pad: pad(o), schrijft: o.schrijft, sectie: o.sectie,
-      beschrijving: o.beschrijving, parameters: parameterLijst(o),
+    endpoints: operations.map((o) => ({
+      operatie: o.name, methode: httpMethod(o), pad: restPath(o), schrijft: o.writes, sectie: o.section,
+      beschrijving: o.description, parameters: parameterList(o),
     })),
   };
 }
@@ -31,7 +32,7 @@ function schema(p: Param): Record<string, unknown> {
     case "text": return { type: ["string", "null"] };
     case "integer": return { type: "integer" };
     case "number": return { type: "number" };
-    case "keuze": return { type: "string", enum: p.waarden };
+    case "keuze": return { type: "string", enum: p.values };
     case "vlag": return { type: "string", enum: ["ja", "nee"] };
     case "array": return { type: "array", items: {} };
     case "object": return { type: "object" };
@@ -39,7 +40,7 @@ function schema(p: Param): Record<string, unknown> {
   }
 }
 
-const foutSchema = {
+const errorSchema = {
   type: "object",
   required: ["fout"],
   properties: {
@@ -52,27 +53,27 @@ const foutSchema = {
 
 export function openapi() {
   const paths: Record<string, unknown> = {};
-  for (const o of operaties) {
+  for (const o of operations) {
     const params = Object.entries(o.parameters);
-    const antwoorden = {
+    const responses = {
       "200": { description: "Gelukt", content: { "application/json": { schema: { type: "object" } } } },
       default: { description: "Fout", content: { "application/json": { schema: { $ref: "#/components/schemas/Fout" } } } },
     };
-    paths[pad(o)] = {
-      [methode(o).toLowerCase()]: {
-        operationId: o.naam,
-        summary: o.beschrijving,
-        ...(o.sectie ? { tags: [o.sectie] } : {}),
-        ...(o.schrijft
+    paths[restPath(o)] = {
+      [httpMethod(o).toLowerCase()]: {
+        operationId: o.name,
+        summary: o.description,
+        ...(o.section ? { tags: [o.section] } : {}),
+        ...(o.writes
           ? { requestBody: { required: true, content: { "application/json": { schema: {
               type: "object", additionalProperties: false,
-              required: params.filter(([, p]) => p.verplicht).map(([n]) => n),
-              properties: Object.fromEntries(params.map(([n, p]) => [n, { ...schema(p), description: p.toelichting }])),
+              required: params.filter(([, p]) => p.required).map(([n]) => n),
+              properties: Object.fromEntries(params.map(([n, p]) => [n, { ...schema(p), description: p.description }])),
             } } } } }
           : { parameters: params.map(([n, p]) => ({
-              name: n, in: "query", required: p.verplicht, description: p.toelichting, schema: schema(p),
+              name: n, in: "query", required: p.required, description: p.description, schema: schema(p),
             })) }),
-        responses: antwoorden,
+        responses,
       },
     };
   }
@@ -83,7 +84,7 @@ export function openapi() {
     security: [{ sleutel: [] }],
     components: {
       securitySchemes: { sleutel: { type: "http", scheme: "bearer", description: "koers_live_…" } },
-      schemas: { Fout: foutSchema },
+      schemas: { Fout: errorSchema },
     },
     paths,
   };

@@ -6,7 +6,7 @@ import postgres from "postgres";
 export type Sql = postgres.Sql<Record<string, never>>;
 
 /** Startup parameters every connection sends: the test clock, when set. */
-export function sessieInstellingen(now: string | null): Record<string, string> {
+export function sessionSettings(now: string | null): Record<string, string> {
   return now ? { "koers.nu": now } : {};
 }
 
@@ -14,23 +14,23 @@ export function sessieInstellingen(now: string | null): Record<string, string> {
  * The door role's password, derived from the administrative URL, so every instance of the
  * service computes the same one without storing it anywhere.
  */
-export function deurWachtwoord(adminUrl: string): string {
+export function doorPassword(adminUrl: string): string {
   const u = new URL(adminUrl);
   return crypto.createHmac("sha256", decodeURIComponent(u.password) || "koers")
     .update(`koers_door:${u.host}`).digest("base64url");
 }
 
-export function deurUrl(adminUrl: string): string {
+export function doorUrl(adminUrl: string): string {
   const u = new URL(adminUrl);
   u.username = "koers_door";
-  u.password = deurWachtwoord(adminUrl);
+  u.password = doorPassword(adminUrl);
   return u.toString();
 }
 
-export function verbind(url: string, opties: { now: string | null; max?: number; naam: string }): Sql {
+export function connect(url: string, options: { now: string | null; max?: number; name: string }): Sql {
   return postgres(url, {
-    max: opties.max ?? 10,
-    connection: { application_name: opties.naam, ...sessieInstellingen(opties.now) },
+    max: options.max ?? 10,
+    connection: { application_name: options.name, ...sessionSettings(options.now) },
     onnotice: () => {},
   }) as unknown as Sql;
 }

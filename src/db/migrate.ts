@@ -8,33 +8,33 @@ import { fileURLToPath } from "node:url";
 import { runner } from "node-pg-migrate";
 import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
-import { deurWachtwoord } from "./verbinding.ts";
+import { doorPassword } from "./connection.ts";
 
-const wortel = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const migratieMap = path.join(wortel, "migrations");
-export const dbMap = path.join(wortel, "db");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const migrationsDir = path.join(root, "migrations");
+export const dbDir = path.join(root, "db");
 
 /** The db/ sources in apply order, with a hash of the whole. */
-export function dbBronnen(): { bestanden: { naam: string; sql: string }[]; hash: string } {
-  const bestanden = fs.readdirSync(dbMap).filter((f) => f.endsWith(".sql")).sort()
-    .map((naam) => ({ naam, sql: fs.readFileSync(path.join(dbMap, naam), "utf8") }));
+export function dbSources(): { files: { name: string; sql: string }[]; hash: string } {
+  const files = fs.readdirSync(dbDir).filter((f) => f.endsWith(".sql")).sort()
+    .map((name) => ({ name, sql: fs.readFileSync(path.join(dbDir, name), "utf8") }));
   const h = crypto.createHash("sha256");
-  for (const b of bestanden) h.update(b.naam).update("\0").update(b.sql).update("\0");
-  return { bestanden, hash: h.digest("hex") };
+  for (const f of files) h.update(f.name).update("\0").update(f.sql).update("\0");
+  return { files, hash: h.digest("hex") };
 }
 
-export interface MigreerOpties {
-  log?: (regel: string) => void;
+export interface MigrateOptions {
+  log?: (line: string) => void;
   /** Set the koers_door password derived from the URL (off when the door URL is given). */
-  deurWachtwoordZetten?: boolean;
+  setDoorPassword?: boolean;
 }
 
-export async function migreer(adminUrl: string, opties: MigreerOpties = {}): Promise<void> {
-  const log = opties.log ?? (() => {});
+export async function migrate(adminUrl: string, options: MigrateOptions = {}): Promise<void> {
+  const log = options.log ?? (() => {});
   log("migrating tables (migrations/)");
   await runner({
     databaseUrl: adminUrl,
-    dir: migratieMap,
+    dir: migrationsDir,
     direction: "up",
     migrationsTable: "pgmigrations",
     checkOrder: true,
@@ -46,28 +46,28 @@ export async function migreer(adminUrl: string, opties: MigreerOpties = {}): Pro
 
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    const { bestanden, hash } = dbBronnen();
+    const { files, hash } = dbSources();
     await sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtext('koers:db'))`;
-      const [huidig] = await tx`select waarde from app_private.instellingen where sleutel = 'db_hash'`;
-      if (huidig?.waarde === hash) {
+      const [current] = await tx`select waarde from app_private.instellingen where sleutel = 'db_hash'`;
+      if (current?.waarde === hash) {
         log("db/ is up to date");
         return;
       }
-      for (const b of bestanden) {
-        log(`applying db/${b.naam}`);
+      for (const f of files) {
+        log(`applying db/${f.name}`);
         try {
-          await tx.unsafe(b.sql);
+          await tx.unsafe(f.sql);
         } catch (e) {
-          throw new Error(`db/${b.naam}: ${(e as Error).message}`);
+          throw new Error(`db/${f.name}: ${(e as Error).message}`);
         }
       }
       await tx`insert into app_private.instellingen (sleutel, waarde) values ('db_hash', ${hash})
                on conflict (sleutel) do update set waarde = excluded.waarde`;
     });
-    if (opties.deurWachtwoordZetten ?? true) {
+    if (options.setDoorPassword ?? true) {
       // ALTER ROLE takes no parameters; the password is base64url, so quoting is safe.
-      await sql.unsafe(`alter role koers_door password '${deurWachtwoord(adminUrl)}'`);
+      await sql.unsafe(`alter role koers_door password '${doorPassword(adminUrl)}'`);
     }
   } finally {
     await sql.end();
