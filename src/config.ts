@@ -15,10 +15,12 @@ export interface Config {
   worker: boolean;
   workerConcurrency: number;
   bodyLimit: number;
+  /** Days the logs are kept before the worker trims them. */
+  retention: { logDays: number; anonymousDays: number; auditDays: number };
 }
 
-function wholeNumber(name: string, fallback: number): number {
-  const v = process.env[name];
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = env[name];
   if (v === undefined || v === "") return fallback;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${v}"`);
@@ -35,11 +37,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     doorDatabaseUrl: env.KOERS_DOOR_DATABASE_URL || null,
     dataDir: path.resolve(env.KOERS_DATA_DIR || "data"),
     host: env.HOST || "127.0.0.1",
-    port: wholeNumber("PORT", 3000),
-    embeddedPgPort: wholeNumber("KOERS_PG_PORT", 54329),
+    port: wholeNumber(env, "PORT", 3000),
+    embeddedPgPort: wholeNumber(env, "KOERS_PG_PORT", 54329),
     now,
     worker: (env.KOERS_WORKER ?? "aan") !== "uit",
-    workerConcurrency: wholeNumber("KOERS_WORKER_CONCURRENCY", 2),
-    bodyLimit: wholeNumber("KOERS_BODY_LIMIT", 256 * 1024),
+    workerConcurrency: wholeNumber(env, "KOERS_WORKER_CONCURRENCY", 2),
+    bodyLimit: wholeNumber(env, "KOERS_BODY_LIMIT", 256 * 1024),
+    retention: {
+      logDays: wholeNumber(env, "KOERS_RETENTION_LOG_DAYS", 400),
+      anonymousDays: wholeNumber(env, "KOERS_RETENTION_ANONYMOUS_DAYS", 30),
+      auditDays: wholeNumber(env, "KOERS_RETENTION_AUDIT_DAYS", 400),
+    },
   };
 }

@@ -41,7 +41,7 @@ export async function start(config: Config = readConfig(), log: (line: string) =
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     const address = await app.listen({ host: config.host, port: config.port });
     if (config.worker) {
-      worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency });
+      worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
     }
     return { address, adminUrl, stop };
   } catch (e) {

@@ -8,7 +8,7 @@ const log = (line: string) => console.log(`koers worker: ${line}`);
 const config = readConfig();
 const { url, embedded } = await database(config, log);
 await migrate(url, { log, setDoorPassword: !config.doorDatabaseUrl });
-const runner = await startWorker(url, { now: config.now, concurrency: config.workerConcurrency });
+const runner = await startWorker(url, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
 log("running");
 const stop = async () => {
   await runner.stop();

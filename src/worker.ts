@@ -3,14 +3,22 @@
 // transaction of the change that causes them. A task's name is its file under src/tasks/.
 import pg from "pg";
 import { run, parseCrontab, type Runner, type TaskList } from "graphile-worker";
-import bevestigcodes_opruimen from "./tasks/bevestigcodes_opruimen.ts";
+import { trimLogs, type Retention } from "./tasks/trim_logs.ts";
 
-/** The worker's tasks, by name (each named after its SQL job, so the name stays Dutch). */
-export const taskList: TaskList = { bevestigcodes_opruimen };
+export interface WorkerOptions {
+  now: string | null;
+  concurrency: number;
+  retention: Retention;
+}
 
-export const crontab = "0 * * * * bevestigcodes_opruimen\n";
+/** The worker's tasks, by name. */
+export function taskList(options: WorkerOptions): TaskList {
+  return { trim_logs: trimLogs(options.retention) };
+}
 
-export async function startWorker(adminUrl: string, options: { now: string | null; concurrency: number }): Promise<Runner> {
+export const crontab = "0 * * * * trim_logs\n";
+
+export async function startWorker(adminUrl: string, options: WorkerOptions): Promise<Runner> {
   const pgPool = new pg.Pool({
     connectionString: adminUrl,
     max: options.concurrency + 2,
@@ -24,7 +32,7 @@ export async function startWorker(adminUrl: string, options: { now: string | nul
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList,
+    taskList: taskList(options),
     parsedCronItems: parseCrontab(crontab),
   });
   runner.promise.finally(() => pgPool.end()).catch(() => {});
