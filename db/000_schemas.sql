@@ -44,5 +44,6 @@ create type app_hidden.aanroep_start as (
   operatie text,
   schrijft boolean,
   status integer,
-  fout jsonb
+  fout jsonb,
+  invoer jsonb          -- the input as checked and normalised (app_hidden.invoer_controleren)
 );

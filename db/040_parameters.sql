@@ -1,45 +1,147 @@
--- Every parameter helper, in one place. Parameters arrive as one jsonb object. These turn a
--- value into its SQL meaning and refuse, naming the parameter, what cannot mean anything:
--- a date that does not exist, a week that has passed, a reference to nothing the caller may see.
--- Casts happen only after the shape is checked, so no error ever lacks its parameter.
+-- Every parameter helper, in one place. Parameters arrive as one jsonb object, checked and
+-- normalised by app_hidden.invoer_controleren against the registry's rules (type, pattern,
+-- length, range, allowed values: written once, in src/registry.ts). The helpers after it turn
+-- a value into its meaning and refuse, naming the parameter, what cannot mean anything: a date
+-- that does not exist, a week that has passed, a reference to nothing the caller may see.
+-- They parse before they cast, so no error ever lacks its parameter.
 
-create function app_hidden.param_tekst(p jsonb, naam text, verplicht boolean default false)
-returns text language plpgsql immutable set search_path = '' as $$
-declare v text;
+-- The shape of a call's input, checked against the registry's rule for each parameter
+-- (app.operatie_parameters, written from src/registry.ts: the one place a rule is written) and
+-- normalised: query-string and form text becomes the JSON type of its parameter (numbers,
+-- flags, lists), text is trimmed, and an empty value counts as not given. Returns the input
+-- as the operation receives it, or the refusal naming the first parameter at fault; it does
+-- not raise, so api.aanroep logs the refusal without a subtransaction.
+create function app_hidden.invoer_controleren(_operatie text, _p jsonb, out invoer jsonb, out fout jsonb)
+language plpgsql stable set search_path = '' as $$
+declare
+  d app.operatie_parameters;
+  sleutel text;
+  v jsonb;
+  t text;
+  x jsonb;
+  elementen jsonb;
+  reden text;
 begin
-  if p ? naam and jsonb_typeof(p -> naam) not in ('string', 'null') then
-    perform app_hidden.ongeldig(naam, format('%s moet tekst zijn.', naam));
+  if jsonb_typeof(_p) is distinct from 'object' then
+    fout := jsonb_build_object('code', 'ongeldige_parameters', 'bericht', 'De invoer moet een JSON-object zijn.');
+    return;
   end if;
-  v := nullif(trim(p ->> naam), '');
-  if v is null and verplicht then
-    perform app_hidden.ongeldig(naam, format('%s is verplicht.', naam));
-  end if;
-  return v;
-end
-$$;
-
-create function app_hidden.param_uuid(p jsonb, naam text, verplicht boolean default false)
-returns uuid language plpgsql immutable set search_path = '' as $$
-declare v text := app_hidden.param_tekst(p, naam, verplicht);
-begin
-  if v is not null and v !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
-    perform app_hidden.ongeldig(naam, format('%s moet een uuid zijn.', naam));
-  end if;
-  return v::uuid;
+  for sleutel in select jsonb_object_keys(_p) loop
+    if not exists (select 1 from app.operatie_parameters q where q.operatie = _operatie and q.naam = sleutel) then
+      fout := jsonb_build_object('code', 'ongeldige_parameters', 'parameter', left(sleutel, 100),
+        'bericht', format('Onbekende parameter %s. De index op /api/v1 noemt de parameters.', left(sleutel, 100)));
+      return;
+    end if;
+  end loop;
+  invoer := '{}';
+  for d in select * from app.operatie_parameters q where q.operatie = _operatie order by q.volgorde loop
+    v := _p -> d.naam;
+    reden := null;
+    -- Not given: absent, empty or only spaces, or null (which only text keeps: it clears a value).
+    if v is null or (jsonb_typeof(v) = 'string' and trim(v #>> '{}') = '')
+       or (jsonb_typeof(v) = 'null' and d.type <> 'text') then
+      if d.verplicht then reden := 'is verplicht'; end if;
+      v := null;
+    elsif jsonb_typeof(v) = 'null' then
+      null;  -- text: null clears the value
+    elsif d.type = 'uuid' then
+      if jsonb_typeof(v) <> 'string' or trim(v #>> '{}') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+        reden := 'moet een uuid zijn';
+      else
+        v := to_jsonb(lower(trim(v #>> '{}')));
+      end if;
+    elsif d.type in ('integer', 'number') or d.getal then
+      if jsonb_typeof(v) = 'string' and trim(v #>> '{}') ~ '^-?\d{1,15}(\.\d{1,15})?$' then
+        v := to_jsonb(trim(v #>> '{}')::numeric);
+      end if;
+      if jsonb_typeof(v) <> 'number' then
+        reden := case when d.type = 'integer' then 'moet een geheel getal zijn'
+                      when d.getal then 'moet een getal of null zijn' else 'moet een getal zijn' end;
+      elsif d.type = 'integer' and v::numeric <> trunc(v::numeric) then
+        reden := 'moet een geheel getal zijn';
+      elsif v::numeric < d.minimum then
+        reden := format('moet minstens %s zijn', d.minimum);
+      elsif v::numeric > d.maximum then
+        reden := format('mag hoogstens %s zijn', d.maximum);
+      end if;
+    elsif d.type in ('string', 'text') then
+      t := trim(v #>> '{}');
+      if jsonb_typeof(v) <> 'string' then
+        reden := 'moet tekst zijn';
+      elsif length(t) > d.max_lengte then
+        reden := format('is te lang (hoogstens %s tekens)', d.max_lengte);
+      elsif d.patroon is not null and t !~ d.patroon then
+        reden := d.uitleg;
+      else
+        v := to_jsonb(t);
+      end if;
+    elsif d.type = 'keuze' then
+      if jsonb_typeof(v) <> 'string' or not trim(v #>> '{}') = any (d.waarden) then
+        reden := format('moet een van %s zijn', array_to_string(d.waarden, ', '));
+      else
+        v := to_jsonb(trim(v #>> '{}'));
+      end if;
+    elsif d.type = 'vlag' then
+      if jsonb_typeof(v) = 'string' and lower(trim(v #>> '{}')) in ('ja', 'true') then v := 'true';
+      elsif jsonb_typeof(v) = 'string' and lower(trim(v #>> '{}')) in ('nee', 'false') then v := 'false';
+      end if;
+      if jsonb_typeof(v) <> 'boolean' then reden := 'moet ja of nee zijn'; end if;
+    elsif d.type = 'array' then
+      -- From a query string or a form: one text, separated by commas.
+      if jsonb_typeof(v) = 'string' then
+        v := coalesce((select jsonb_agg(trim(e)) from unnest(string_to_array(v #>> '{}', ',')) e where trim(e) <> ''), '[]');
+      end if;
+      if jsonb_typeof(v) <> 'array' then
+        reden := 'moet een lijst zijn';
+      elsif jsonb_array_length(v) > d.max_elementen then
+        reden := format('heeft te veel elementen (hoogstens %s)', d.max_elementen);
+      else
+        elementen := '[]';
+        for x in select * from jsonb_array_elements(v) loop
+          if jsonb_typeof(x) <> 'string' or trim(x #>> '{}') = '' then
+            reden := 'moet een lijst van teksten zijn'; exit;
+          elsif length(trim(x #>> '{}')) > d.max_lengte then
+            reden := format('heeft een element dat te lang is (hoogstens %s tekens)', d.max_lengte); exit;
+          elsif d.waarden is not null and not trim(x #>> '{}') = any (d.waarden) then
+            reden := format('mag alleen %s bevatten', array_to_string(d.waarden, ', ')); exit;
+          end if;
+          elementen := elementen || to_jsonb(trim(x #>> '{}'));
+        end loop;
+        v := elementen;
+      end if;
+    elsif d.type = 'object' then
+      if jsonb_typeof(v) <> 'object' then
+        reden := 'moet een object zijn';
+      else
+        select format('mag geen sleutel %s hebben; kies uit %s', left(k, 100), array_to_string(d.waarden, ', '))
+          into reden from jsonb_object_keys(v) k where d.waarden is not null and not k = any (d.waarden) limit 1;
+        if reden is null then
+          select case when jsonb_typeof(v -> k) <> 'string' then format('%s moet tekst zijn', k)
+                      else format('%s is te lang (hoogstens %s tekens)', k, d.max_lengte) end
+            into reden from jsonb_object_keys(v) k
+          where jsonb_typeof(v -> k) <> 'string' or length(v ->> k) > d.max_lengte limit 1;
+        end if;
+      end if;
+    end if;
+    if reden is not null then
+      fout := jsonb_build_object('code', 'ongeldige_parameters', 'parameter', d.naam,
+                                 'bericht', format('%s %s.', d.naam, reden));
+      invoer := null;
+      return;
+    end if;
+    if v is not null then invoer := invoer || jsonb_build_object(d.naam, v); end if;
+  end loop;
 end
 $$;
 
 -- A date <yyyy>-<mm>-<dd> that exists (no 30 February, no year 0).
-create function app_hidden.param_datum(p jsonb, naam text, verplicht boolean default false)
-returns date language plpgsql immutable set search_path = '' as $$
-declare v text := app_hidden.param_tekst(p, naam, verplicht);
+create function app_hidden.param_datum(p jsonb, naam text) returns date
+language plpgsql immutable set search_path = '' as $$
+declare v text := p ->> naam;
 begin
   if v is null then return null; end if;
-  if v !~ '^\d{4}-\d{2}-\d{2}$' then
-    perform app_hidden.ongeldig(naam, format('%s moet een datum zijn als jjjj-mm-dd.', naam));
-  end if;
   begin
-    if substr(v, 1, 4)::int >= 1 then
+    if v ~ '^\d{4}-\d{2}-\d{2}$' and substr(v, 1, 4)::int >= 1 then
       return make_date(substr(v, 1, 4)::int, substr(v, 6, 2)::int, substr(v, 9, 2)::int);
     end if;
   exception when others then null;
@@ -48,54 +150,17 @@ begin
 end
 $$;
 
--- A flag: ja/nee or a JSON boolean.
-create function app_hidden.param_vlag(p jsonb, naam text, standaard boolean default false) returns boolean
-language plpgsql immutable set search_path = '' as $$
-begin
-  if not p ? naam or jsonb_typeof(p -> naam) = 'null' or p ->> naam = '' then return standaard; end if;
-  if jsonb_typeof(p -> naam) = 'boolean' then return (p -> naam)::boolean; end if;
-  if p ->> naam in ('ja', 'nee') then return p ->> naam = 'ja'; end if;
-  perform app_hidden.ongeldig(naam, format('%s moet ja of nee zijn.', naam));
-end
-$$;
-
-create function app_hidden.param_getal(p jsonb, naam text, verplicht boolean default false) returns numeric
-language plpgsql immutable set search_path = '' as $$
-begin
-  if not p ? naam or jsonb_typeof(p -> naam) = 'null' or p ->> naam = '' then
-    if verplicht then perform app_hidden.ongeldig(naam, format('%s is verplicht.', naam)); end if;
-    return null;
-  end if;
-  if jsonb_typeof(p -> naam) = 'number' or p ->> naam ~ '^-?\d{1,15}(\.\d{1,15})?$' then return (p ->> naam)::numeric; end if;
-  perform app_hidden.ongeldig(naam, format('%s moet een getal zijn.', naam));
-end
-$$;
-
-create function app_hidden.param_keuze(p jsonb, naam text, waarden text[], verplicht boolean default false) returns text
-language plpgsql immutable set search_path = '' as $$
-declare v text := app_hidden.param_tekst(p, naam, verplicht);
-begin
-  if v is not null and not v = any (waarden) then
-    perform app_hidden.ongeldig(naam, format('%s moet een van %s zijn.', naam, array_to_string(waarden, ', ')));
-  end if;
-  return v;
-end
-$$;
-
--- Tag names from an array parameter: trimmed, unique ignoring letter case, in given order.
+-- Tag names from a list parameter, unique ignoring letter case (the interface: tags ignore
+-- case), in the order given; null when not given.
 create function app_hidden.param_tags(p jsonb, naam text) returns text[]
 language plpgsql immutable set search_path = '' as $$
-declare uit text[] := '{}'; x jsonb;
+declare
+  uit text[] := '{}';
+  t text;
 begin
-  if not p ? naam or jsonb_typeof(p -> naam) = 'null' then return null; end if;
-  if jsonb_typeof(p -> naam) <> 'array' then perform app_hidden.ongeldig(naam, format('%s moet een lijst zijn.', naam)); end if;
-  for x in select * from jsonb_array_elements(p -> naam) loop
-    if jsonb_typeof(x) <> 'string' or length(trim(x #>> '{}')) = 0 or length(x #>> '{}') > 50 then
-      perform app_hidden.ongeldig(naam, format('%s moet tekst zijn van 1 tot 50 tekens per tag.', naam));
-    end if;
-    if not lower(trim(x #>> '{}')) = any (select lower(u) from unnest(uit) u) then
-      uit := uit || trim(x #>> '{}');
-    end if;
+  if not p ? naam then return null; end if;
+  for t in select jsonb_array_elements_text(p -> naam) loop
+    if not lower(t) = any (select lower(u) from unnest(uit) u) then uit := uit || t; end if;
   end loop;
   return uit;
 end
@@ -104,7 +169,7 @@ $$;
 -- 'Q<n>-<yyyy>' (the kwartaal parameter): its first day; empty is the running quarter.
 create function app_hidden.param_kwartaal(p jsonb, naam text, org uuid) returns date
 language plpgsql stable set search_path = '' as $$
-declare v text := app_hidden.param_tekst(p, naam);
+declare v text := p ->> naam;
 begin
   if v is null then return date_trunc('quarter', app_hidden.vandaag(org))::date; end if;
   if v !~ '^Q[1-4]-\d{4}$' or substr(v, 4, 4)::int < 1 then
@@ -119,7 +184,7 @@ $$;
 create function app_hidden.param_week(p jsonb, naam text, org uuid, _toekomst boolean default true) returns text
 language plpgsql stable set search_path = '' as $$
 declare
-  v text := app_hidden.param_tekst(p, naam);
+  v text := p ->> naam;
   vandaag date := app_hidden.vandaag(org);
   maandag date;
 begin
@@ -180,45 +245,26 @@ $$;
 --   prioriteit, project, kpi, taak (by id), lid (an active member, by user_id): a uuid;
 --   taaknummer: a task by its number; brand_label: by name; team: by name or id, and 'geen'
 --   (company-wide) as the nil uuid.
-create function app_hidden.param_verwijzing(p jsonb, naam text, soort text, verplicht boolean default false)
-returns uuid language plpgsql stable set search_path = '' as $$
+create function app_hidden.param_verwijzing(p jsonb, naam text, soort text) returns uuid
+language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
-  v text;
-  gezocht uuid;
-  getal numeric;
+  v text := p ->> naam;
   id uuid;
 begin
-  if soort = 'taaknummer' then
-    getal := app_hidden.param_getal(p, naam, verplicht);
-    if getal is null then return null; end if;
-    if getal <> trunc(getal) or getal < 1 or getal > 2147483647 then
-      perform app_hidden.ongeldig(naam, format('%s moet een positief geheel getal zijn.', naam));
-    end if;
-    v := getal::text;
-    select x.id into id from app.taken x where x.org_id = org and x.nummer = getal::int and x.verwijderd_op is null;
-  elsif soort in ('team', 'brand_label') then
-    v := app_hidden.param_tekst(p, naam, verplicht);
-    if v is null then return null; end if;
-    if soort = 'team' and lower(v) = 'geen' then return '00000000-0000-0000-0000-000000000000'; end if;
-    if soort = 'team' then
-      select x.id into id from app.teams x
-      where x.org_id = org and (lower(x.naam) = lower(v) or x.id::text = lower(v));
-    else
-      select x.id into id from app.brand_labels x where x.org_id = org and lower(x.naam) = lower(v);
-    end if;
-  else
-    gezocht := app_hidden.param_uuid(p, naam, verplicht);
-    if gezocht is null then return null; end if;
-    v := gezocht::text;
-    case soort
-      when 'prioriteit' then select x.id into id from app.prioriteiten x where x.org_id = org and x.id = gezocht;
-      when 'project' then select x.id into id from app.projecten x where x.org_id = org and x.id = gezocht;
-      when 'kpi' then select x.id into id from app.kpis x where x.org_id = org and x.id = gezocht;
-      when 'taak' then select x.id into id from app.taken x where x.org_id = org and x.id = gezocht and x.verwijderd_op is null;
-      when 'lid' then select x.user_id into id from app.lidmaatschappen x where x.org_id = org and x.user_id = gezocht and x.actief;
-    end case;
-  end if;
+  if v is null then return null; end if;
+  case soort
+    when 'taaknummer' then select x.id into id from app.taken x where x.org_id = org and x.nummer = v::int and x.verwijderd_op is null;
+    when 'team' then
+      if lower(v) = 'geen' then return '00000000-0000-0000-0000-000000000000'; end if;
+      select x.id into id from app.teams x where x.org_id = org and (lower(x.naam) = lower(v) or x.id::text = lower(v));
+    when 'brand_label' then select x.id into id from app.brand_labels x where x.org_id = org and lower(x.naam) = lower(v);
+    when 'prioriteit' then select x.id into id from app.prioriteiten x where x.org_id = org and x.id = v::uuid;
+    when 'project' then select x.id into id from app.projecten x where x.org_id = org and x.id = v::uuid;
+    when 'kpi' then select x.id into id from app.kpis x where x.org_id = org and x.id = v::uuid;
+    when 'taak' then select x.id into id from app.taken x where x.org_id = org and x.id = v::uuid and x.verwijderd_op is null;
+    when 'lid' then select x.user_id into id from app.lidmaatschappen x where x.org_id = org and x.user_id = v::uuid and x.actief;
+  end case;
   if id is null then
     perform app_hidden.ongeldig(naam, case soort
       when 'prioriteit' then format('Prioriteit %s bestaat niet (gebruik een id uit prioriteiten).', v)

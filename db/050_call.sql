@@ -17,13 +17,15 @@ create function app_hidden.weiger(s app_hidden.aanroep_start, _code text, _beric
 returns app_hidden.aanroep_start language sql stable as $$
   select s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie, s.schrijft,
          (select f.status from app.foutcodes f where f.code = _code),
-         jsonb_strip_nulls(jsonb_build_object('code', _code, 'bericht', _bericht, 'parameter', _parameter))
+         jsonb_strip_nulls(jsonb_build_object('code', _code, 'bericht', _bericht, 'parameter', _parameter)),
+         null::jsonb
 $$;
 
 -- Resolves the caller with the door's resolver and decides whether the call may run, in the
 -- interface's order: address, key, organisation, door on, section released, role allowed, read
--- only, input. Writes the call-log row (in the credential's organisation, refused calls too),
--- with the parameters redacted and cut short: a log never holds a secret.
+-- only, input (app_hidden.invoer_controleren). Writes the call-log row (in the credential's
+-- organisation, refused calls too) with the checked parameters, or the raw input of a refused
+-- call cut short; either way redacted: a log never holds a secret.
 create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text,
                                          _parameters jsonb, _voorfout jsonb)
 returns app_hidden.aanroep_start
@@ -33,6 +35,7 @@ declare
   op app.operaties;
   k record;
   kop app.koppelingen;
+  gecontroleerd record;
   gevraagd text := case when jsonb_typeof(_parameters) = 'object' then lower(_parameters ->> 'org_id') end;
   gevraagd_id uuid := case when gevraagd ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
                            then gevraagd::uuid end;
@@ -84,16 +87,19 @@ begin
   elsif _voorfout is not null then
     s := app_hidden.weiger(s, coalesce(_voorfout ->> 'code', 'ongeldige_parameters'),
       coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.'), _voorfout ->> 'parameter');
-  elsif op.vereist_org and gevraagd is null then
-    s := app_hidden.weiger(s, 'ongeldige_parameters', 'org_id is verplicht.', 'org_id');
-  elsif op.vereist_org and gevraagd_id is null then
-    s := app_hidden.weiger(s, 'ongeldige_parameters', 'org_id moet een uuid zijn.', 'org_id');
+  else
+    select * into gecontroleerd from app_hidden.invoer_controleren(op.naam, _parameters);
+    if gecontroleerd.fout is not null then
+      s := app_hidden.weiger(s, 'ongeldige_parameters', gecontroleerd.fout ->> 'bericht', gecontroleerd.fout ->> 'parameter');
+    end if;
+    s.invoer := gecontroleerd.invoer;
   end if;
 
   if s.org_id is not null then
     insert into app_private.aanroepen (org_id, xid, door, operatie, user_id, rol, sleutel_id, parameters)
     values (s.org_id, pg_current_xact_id(), _door, s.operatie, s.user_id, s.rol, s.sleutel_id,
-            coalesce(app_hidden.redigeren(_parameters), '{}'))
+            coalesce(case when s.invoer is not null then app_hidden.redigeren(s.invoer, 16384)
+                          else app_hidden.redigeren(_parameters) end, '{}'))
     returning id into s.aanroep_id;
     if s.fout is null then
       perform set_config('koers.aanroep', s.org_id || '/' || s.aanroep_id, true);
@@ -208,8 +214,8 @@ returns jsonb language plpgsql volatile set search_path = '' as $$
 declare
   begonnen timestamptz := clock_timestamp();
   s app_hidden.aanroep_start;
-  invoer jsonb := coalesce(parameters, '{}') - 'bevestigcode';
-  code text := nullif(trim(parameters ->> 'bevestigcode'), '');
+  invoer jsonb;
+  code text;
   uitvoer jsonb;
   antwoord jsonb;
   ingenomen jsonb;
@@ -219,6 +225,8 @@ declare
   st text; bericht text; fdetail text; hint text;
 begin
   s := app_hidden.aanroep_begin(door, sleutel, operatie, parameters, voorfout);
+  invoer := s.invoer - 'bevestigcode';
+  code := s.invoer ->> 'bevestigcode';
   if s.fout is not null then
     status := s.status;
     fout := s.fout;
@@ -228,6 +236,10 @@ begin
         -- A read's log row may be lost in a crash; it need not wait for the WAL flush.
         perform set_config('synchronous_commit', 'off', true);
         execute format('select api.%I($1)', s.operatie) into antwoord using invoer;
+      elsif not (select o.twee_stappen from app.operaties o where o.naam = s.operatie) then
+        -- A write that stores a proposal itself (strategie_bijwerken) runs at once.
+        execute format('select api.%I($1)', s.operatie) into uitvoer using invoer;
+        antwoord := uitvoer -> 'resultaat';
       elsif code is null then
         begin
           execute format('select api.%I($1)', s.operatie) into uitvoer using invoer;

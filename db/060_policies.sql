@@ -26,7 +26,8 @@ grant all on all tables in schema app, app_private to koers_definer;
 grant usage on all sequences in schema app, app_private to koers_definer;
 
 -- Reference data the doors read.
-grant select on app.operaties, app.rol_rechten, app.foutcodes, app.sqlstate_fouten to koers_door;
+grant select on app.operaties, app.rol_rechten, app.foutcodes, app.sqlstate_fouten, app.keuzes,
+  app.operatie_parameters to koers_door;
 
 -- Accounts: names only, never e-mail or password hash.
 grant select (id, naam) on app.accounts to koers_door;

@@ -40,16 +40,13 @@ language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  titel text := app_hidden.param_tekst(p, 'titel', true);
-  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid', true);
-  omschrijving text := app_hidden.param_tekst(p, 'omschrijving');
+  titel text := (p ->> 'titel');
+  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid');
+  omschrijving text := (p ->> 'omschrijving');
   deadline date := app_hidden.param_datum(p, 'deadline');
   start date := app_hidden.vandaag(org);
   nieuw uuid;
 begin
-  if length(titel) > 200 then
-    perform app_hidden.ongeldig('titel', 'titel is te lang: hoogstens 200 tekens.');
-  end if;
   if deadline < start then
     perform app_hidden.ongeldig('deadline',
       format('deadline %s ligt voor vandaag (%s); een project loopt vanaf vandaag.', deadline, start));

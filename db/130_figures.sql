@@ -26,18 +26,18 @@ $$;
 
 -- Tasks ------------------------------------------------------------------------------------
 
--- Weight of a task in a priority's progress: its estimate when above 0, else its size
--- (klein 2 h, middel 8 h, groot 24 h), else 2 hours.
+-- Weight of a task in a priority's progress: its estimate when above 0, else the hours of its
+-- size (app.keuzes, list grootte), else 2 hours.
 create function app_hidden.taak_gewicht(inschatting_uren numeric, grootte text) returns numeric
-language sql immutable parallel safe as $$
+language sql stable parallel safe as $$
   select case when inschatting_uren > 0 then inschatting_uren
-              else coalesce(case grootte when 'klein' then 2 when 'middel' then 8 when 'groot' then 24 end, 2) end
+              else coalesce(app_hidden.betekenis('grootte', grootte)::numeric, 2) end
 $$;
 
+-- A task stand as the read side names it (open, bezig, wacht op feedback, klaar, vervallen).
 create function app_hidden.stand_lezen(stand text) returns text
-language sql immutable parallel safe as $$
-  select case stand when 'in_uitvoering' then 'bezig' when 'wacht_op_feedback' then 'wacht op feedback'
-                    when 'voltooid' then 'klaar' else stand end
+language sql stable parallel safe as $$
+  select coalesce(app_hidden.betekenis('taak_stand', stand), stand)
 $$;
 
 -- Priorities -------------------------------------------------------------------------------

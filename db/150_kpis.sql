@@ -37,15 +37,14 @@ create function api.kpi_aanmaken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
-  naam text := app_hidden.param_tekst(p, 'naam', true);
-  eenheid text := app_hidden.param_tekst(p, 'eenheid');
-  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid', true);
-  meetsoort text := app_hidden.param_keuze(p, 'meetsoort', array['teller', 'stand'], true);
-  cadans text := app_hidden.param_keuze(p, 'cadans', array['week', 'month', 'quarter'], true);
-  lager boolean := app_hidden.param_vlag(p, 'lager_is_beter');
+  naam text := (p ->> 'naam');
+  eenheid text := (p ->> 'eenheid');
+  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid');
+  meetsoort text := (p ->> 'meetsoort');
+  cadans text := (p ->> 'cadans');
+  lager boolean := coalesce((p ->> 'lager_is_beter')::boolean, false);
   nieuw uuid;
 begin
-  if length(naam) > 200 then perform app_hidden.ongeldig('naam', 'naam is te lang: hoogstens 200 tekens.'); end if;
   insert into app.kpis (org_id, naam, eenheid, eigenaar_user_id, meetsoort, cadans, lager_is_beter, aangemaakt_door)
   values (org, naam, eenheid, eigenaar, meetsoort, cadans, lager, app_hidden.huidige_gebruiker())
   returning id into nieuw;
@@ -67,10 +66,10 @@ language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  kpi uuid := app_hidden.param_verwijzing(p, 'kpi_id', 'kpi', true);
+  kpi uuid := app_hidden.param_verwijzing(p, 'kpi_id', 'kpi');
   k app.kpis;
-  waarde numeric := app_hidden.param_getal(p, 'waarde', true);
-  toelichting text := app_hidden.param_tekst(p, 'toelichting');
+  waarde numeric := (p ->> 'waarde')::numeric;
+  toelichting text := (p ->> 'toelichting');
   per record;
   kwartaal date;
   oud app.kpi_metingen;
@@ -81,7 +80,7 @@ begin
   if not app_hidden.mag_kpi_meten(org, k.id) then
     perform app_hidden.fout('rol_mag_niet', 'Met jouw rol mag je alleen metingen invoeren op je eigen KPI''s.');
   end if;
-  select * into per from app_hidden.param_kpi_periode(k.cadans, app_hidden.param_tekst(p, 'periode'), org);
+  select * into per from app_hidden.param_kpi_periode(k.cadans, (p ->> 'periode'), org);
   kwartaal := app_hidden.periode_kwartaal(per.van, k.cadans);
   -- Two measurements of one period at once: the second waits, then reads the first as the
   -- current value; its confirmation is refused when that is not what its proposal showed.

@@ -77,10 +77,10 @@ language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   een uuid := app_hidden.param_verwijzing(p, 'nummer', 'taaknummer');
-  f_soort text := app_hidden.param_keuze(p, 'soort', array['prioriteit', 'project', 'los']);
-  f_hoort_bij uuid := app_hidden.param_uuid(p, 'hoort_bij_id');
-  f_eigenaar uuid := app_hidden.param_uuid(p, 'eigenaar_user_id');
-  f_afgesloten boolean := app_hidden.param_vlag(p, 'ook_afgesloten');
+  f_soort text := (p ->> 'soort');
+  f_hoort_bij uuid := (p ->> 'hoort_bij_id')::uuid;
+  f_eigenaar uuid := (p ->> 'eigenaar_user_id')::uuid;
+  f_afgesloten boolean := coalesce((p ->> 'ook_afgesloten')::boolean, false);
   f_week text := app_hidden.param_week(p, 'week', org, false);
   f_tags text[] := (select array_agg(lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
   ids uuid[];
@@ -117,7 +117,7 @@ declare
   t app.taken;
 begin
   select * into t from app.taken x
-  where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'nummer', 'taaknummer', true);
+  where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'nummer', 'taaknummer');
   return jsonb_build_object('taak', jsonb_build_object('id', t.id, 'nummer', t.nummer, 'omschrijving', t.omschrijving),
     'geschiedenis', coalesce((
       select jsonb_agg(jsonb_build_object('soort', g.soort, 'door', app_hidden.persoon(org, g.door_user_id),

@@ -134,8 +134,7 @@ begin
                 and p.afgerond_op is not null) then
     return null;
   end if;
-  stap := case new.herhalen when 'dag' then interval '1 day' when 'week' then interval '1 week'
-               when 'maand' then interval '1 month' when 'kwartaal' then interval '3 months' else interval '1 year' end;
+  stap := app_hidden.betekenis('herhalen', new.herhalen)::interval;
   perform set_config('koers.automatisch', 'ja', true);
   insert into app.taken (org_id, omschrijving, toelichting, prioriteit_id, project_id, eigenaar_user_id, aangemaakt_door,
                          deadline, week, urgentie, brand_label_id, grootte, inschatting_uren, herhalen, herhaling_van)

@@ -31,7 +31,7 @@ language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
-  nieuwe_titel text := app_hidden.param_tekst(p, 'titel', true);
+  nieuwe_titel text := (p ->> 'titel');
   gekozen text := coalesce(app_hidden.param_week(p, 'week', org), app_hidden.iso_week(app_hidden.vandaag(org)));
   voor uuid := coalesce(app_hidden.param_verwijzing(p, 'voor_user_id', 'lid'), ik);
   prioriteit app.prioriteiten;
@@ -39,7 +39,6 @@ declare
 begin
   select * into prioriteit from app.prioriteiten x
   where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'prioriteit_id', 'prioriteit');
-  if length(nieuwe_titel) > 200 then perform app_hidden.ongeldig('titel', 'titel is te lang: hoogstens 200 tekens.'); end if;
   if voor <> ik and app_hidden.mijn_recht('weektaak_toevoegen') <> 'alles' then
     perform app_hidden.fout('rol_mag_niet',
       'Alleen een eigenaar, admin of MT-lid zet een taak op het weekbord van een collega.', 'voor_user_id');
@@ -77,9 +76,9 @@ begin
   select * into oud from app.dagprioriteiten d where d.org_id = org and d.user_id = ik and d.datum = dag;
   insert into app.dagprioriteiten as d (org_id, user_id, datum, prioriteit_1, prioriteit_2, prioriteit_3, bijgewerkt_op)
   values (org, ik, dag,
-          case when p ? 'prioriteit_1' then app_hidden.param_tekst(p, 'prioriteit_1') else oud.prioriteit_1 end,
-          case when p ? 'prioriteit_2' then app_hidden.param_tekst(p, 'prioriteit_2') else oud.prioriteit_2 end,
-          case when p ? 'prioriteit_3' then app_hidden.param_tekst(p, 'prioriteit_3') else oud.prioriteit_3 end,
+          case when p ? 'prioriteit_1' then (p ->> 'prioriteit_1') else oud.prioriteit_1 end,
+          case when p ? 'prioriteit_2' then (p ->> 'prioriteit_2') else oud.prioriteit_2 end,
+          case when p ? 'prioriteit_3' then (p ->> 'prioriteit_3') else oud.prioriteit_3 end,
           app_hidden.nu())
   on conflict (org_id, user_id, datum) do update
     set prioriteit_1 = excluded.prioriteit_1, prioriteit_2 = excluded.prioriteit_2,

@@ -55,8 +55,8 @@ declare
   account uuid;
   team uuid;
 begin
-  if _rol is null or _rol not in ('eigenaar', 'admin', 'mt', 'lid', 'coach') then
-    perform app_hidden.ongeldig('rol', 'Rol moet eigenaar, admin, mt, lid of coach zijn.');
+  if _rol is null or not _rol = any (app_hidden.keuzes('rol')) then
+    perform app_hidden.ongeldig('rol', format('Rol moet een van %s zijn.', array_to_string(app_hidden.keuzes('rol'), ', ')));
   end if;
   if _email is null or _email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
     perform app_hidden.ongeldig('email', format('%s is geen e-mailadres.', coalesce(_email, '')));
@@ -137,12 +137,10 @@ create function beheer.secties_zetten(_org uuid, _secties text[], _vrijgegeven b
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare onbekend text;
 begin
-  select s into onbekend from unnest(_secties) s
-  where s not in ('team', 'prioriteiten', 'kpis', 'weektaken', 'reviews', 'financien') limit 1;
+  select s into onbekend from unnest(_secties) s where not s = any (app_hidden.keuzes('sectie')) limit 1;
   if onbekend is not null or cardinality(_secties) = 0 then
-    perform app_hidden.ongeldig('sectie', format(
-      'Onbekend onderdeel %s; kies uit team, prioriteiten, kpis, weektaken, reviews, financien.',
-      coalesce(onbekend, '(geen)')));
+    perform app_hidden.ongeldig('sectie', format('Onbekend onderdeel %s; kies uit %s.',
+      coalesce(onbekend, '(geen)'), array_to_string(app_hidden.keuzes('sectie'), ', ')));
   end if;
   insert into app.secties (org_id, sectie, vrijgegeven)
   select _org, s, _vrijgegeven from unnest(_secties) s

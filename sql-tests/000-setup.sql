@@ -15,7 +15,7 @@ declare
   team uuid; proces uuid; prio uuid; kpi uuid; project uuid; taak uuid; tag uuid;
   notitie uuid; webhook uuid; gebeurtenis uuid; bericht uuid; label uuid;
 begin
-  foreach rol in array array['eigenaar', 'admin', 'mt', 'lid', 'coach'] loop
+  foreach rol in array app_hidden.keuzes('rol') loop
     perform beheer.lid_aanmaken(org, initcap(rol) || ' ' || _naam,
       rol || '@' || lower(regexp_replace(_naam, '\W', '', 'g')) || '.test', rol);
   end loop;
@@ -23,9 +23,9 @@ begin
   l := tests.lid(org, 'lid');
   perform beheer.koppeling_zetten(org, 'rest', true, false);
   perform beheer.koppeling_zetten(org, 'mcp', true, false);
-  perform beheer.secties_zetten(org, array['team', 'prioriteiten', 'kpis', 'weektaken', 'reviews', 'financien'], true);
+  perform beheer.secties_zetten(org, app_hidden.keuzes('sectie'), true);
   insert into app.modules (org_id, module, aan) values (org, 'zoeken', true);
-  insert into app.org_rechten (org_id, operatie, rol, recht) values (org, 'zoeken', 'coach', 'alles');
+  insert into app.org_rechten (org_id, operatie, rol, recht) values (org, 'team', 'coach', 'alles');
 
   insert into app.teams (org_id, naam, leider_user_id) values (org, 'Verkoop', e) returning id into team;
   update app.lidmaatschappen set team_id = team where org_id = org and user_id = l;
@@ -79,16 +79,23 @@ language sql stable set search_path = '' as $$
   select user_id from app.lidmaatschappen where org_id = _org and rol = _rol order by aangemaakt_op limit 1
 $$;
 
--- Runs api.<operation>(p) as koers_door for the member with that role, as a door call would;
--- the role is reset afterwards (also when the call fails, with its subtransaction).
+-- Runs api.<operation>(p) as koers_door for the member with that role, as a door call would:
+-- the input checked against the registry's rules first (org_id added), then the operation under
+-- RLS. The role is reset afterwards (also when the call fails, with its subtransaction).
 create function tests.roep(_org uuid, _rol text, _operatie text, _p jsonb default '{}') returns jsonb
 language plpgsql volatile as $$
-declare r jsonb;
+declare
+  r jsonb;
+  c record;
 begin
   reset role;
   perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol), 'rest');
+  select * into c from app_hidden.invoer_controleren(_operatie, _p || jsonb_build_object('org_id', _org));
+  if c.fout is not null then
+    perform app_hidden.fout(c.fout ->> 'code', c.fout ->> 'bericht', c.fout ->> 'parameter');
+  end if;
   set local role koers_door;
-  execute format('select api.%I($1)', _operatie) into r using _p;
+  execute format('select api.%I($1)', _operatie) into r using c.invoer;
   reset role;
   return r;
 end

@@ -1,7 +1,7 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
 import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
-import type { Param } from "./parameters.ts";
+import { jsonSchema } from "./parameters.ts";
 
 // The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.
 function parameterList(o: Operation) {
@@ -24,20 +24,6 @@ export function index() {
       beschrijving: o.description, parameters: parameterList(o),
     })),
   };
-}
-
-function schema(p: Param): Record<string, unknown> {
-  switch (p.type) {
-    case "uuid": return { type: "string", format: "uuid" };
-    case "text": return { type: ["string", "null"] };
-    case "integer": return { type: "integer" };
-    case "number": return { type: "number" };
-    case "keuze": return { type: "string", enum: p.values };
-    case "vlag": return { type: "string", enum: ["ja", "nee"] };
-    case "array": return { type: "array", items: {} };
-    case "object": return { type: "object" };
-    default: return { type: "string" };
-  }
 }
 
 const errorSchema = {
@@ -68,10 +54,10 @@ export function openapi() {
           ? { requestBody: { required: true, content: { "application/json": { schema: {
               type: "object", additionalProperties: false,
               required: params.filter(([, p]) => p.required).map(([n]) => n),
-              properties: Object.fromEntries(params.map(([n, p]) => [n, { ...schema(p), description: p.description }])),
+              properties: Object.fromEntries(params.map(([n, p]) => [n, jsonSchema(p)])),
             } } } } }
           : { parameters: params.map(([n, p]) => ({
-              name: n, in: "query", required: p.required, description: p.description, schema: schema(p),
+              name: n, in: "query", required: p.required, description: p.description, schema: jsonSchema(p),
             })) }),
         responses,
       },

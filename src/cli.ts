@@ -9,6 +9,7 @@ import { database } from "./server.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
+import { values } from "./choices.ts";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -22,7 +23,7 @@ Usage:
   koers key revoke --key-id K
   koers door set --org O --door rest|mcp --aan|--uit [--alleen-lezen|--schrijven]
   koers section release|withdraw --org O SECTION...
-                                                sections: team prioriteiten kpis weektaken reviews financien
+                                                sections: ${values("sectie").join(" ")}
   koers log --org O [--limit N]
   koers taak klaar --org O --nummer N [--user U]          tick a task off
   koers prioriteit afronden --org O --id P [--user U]     complete a priority
@@ -31,7 +32,7 @@ Usage:
   koers kernresultaat bijwerken --org O --id K --waarde N
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
-eigenaar, admin, mt, lid, coach. Add --json to any command for machine-readable output.
+${values("rol").join(", ")}. Add --json to any command for machine-readable output.
 Database: DATABASE_URL, or the embedded PostgreSQL in KOERS_DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}

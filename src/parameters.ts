@@ -1,8 +1,9 @@
 // The parameter types of the interface (uuid, string, text, integer, number, keuze, vlag,
-// array, object), each with its zod schema and its description for the index, OpenAPI and MCP.
-// Input arrives as query strings (GET) or JSON (POST); both normalise to the same JSON, so a
-// confirmation code binds to the meaning of the input, not its spelling.
-import { z } from "zod";
+// array, object) and the rules of each parameter: required, pattern, length, range, allowed
+// values. This is the one place a rule is written. The database checks every call against it
+// (migrating writes it to app.operatie_parameters; app_hidden.invoer_controleren applies it and
+// normalises query-string text to typed JSON, so a confirmation code binds to the meaning of the
+// input, not its spelling); the index, OpenAPI and the MCP tools describe it as JSON Schema.
 
 /** The type names clients see in the index; they follow the interface's spelling. */
 export type ParamType = "uuid" | "string" | "text" | "integer" | "number" | "keuze" | "vlag" | "array" | "object";
@@ -11,90 +12,85 @@ export interface Param {
   type: ParamType;
   required: boolean;
   description: string;
+  /** keuze: the allowed values; array: allowed element values; object: allowed keys. */
   values?: readonly string[];
-  schema: z.ZodTypeAny;
+  /** string and text: a regular expression the value matches, valid in JavaScript and PostgreSQL. */
+  pattern?: string;
+  /** What the pattern asks for, completing "<name> ..." in a refusal. */
+  explanation?: string;
+  /** string, text, array elements, object values: the longest text. */
+  maxLength?: number;
+  /** integer and number: the range. */
+  min?: number;
+  max?: number;
+  /** array: the most elements. */
+  maxItems?: number;
+  /** text: holds a number (or null). */
+  numeric?: boolean;
 }
 
 interface Options { required?: boolean }
+interface Shape { pattern?: RegExp; explanation?: string; max?: number }
 
-const emptyIsAbsent = (v: unknown) => (v === "" ? undefined : v);
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LONGEST_TEXT = 10_000;
 
-function makeParam(type: ParamType, base: z.ZodTypeAny, description: string, o: Options, extra: Partial<Param> = {}): Param {
-  const schema = z.preprocess(emptyIsAbsent, o.required ? base : base.optional());
-  return { type, required: o.required ?? false, description, schema, ...extra };
+function make(type: ParamType, description: string, o: Options, extra: Partial<Param> = {}): Param {
+  return { type, required: o.required ?? false, description, ...extra };
+}
+
+function shape(s: Shape): Partial<Param> {
+  return { maxLength: s.max ?? LONGEST_TEXT,
+    ...(s.pattern ? { pattern: s.pattern.source, explanation: s.explanation ?? "heeft niet de juiste vorm" } : {}) };
 }
 
 export const param = {
-  uuid: (description: string, o: Options = {}) =>
-    makeParam("uuid", z.string().regex(UUID_PATTERN, "moet een uuid zijn"), description, o),
-  string: (description: string, o: Options & { pattern?: RegExp; explanation?: string; max?: number } = {}) => {
-    let s = z.string().trim().min(1, "mag niet leeg zijn").max(o.max ?? 10_000, `is te lang (hoogstens ${o.max ?? 10_000} tekens)`);
-    if (o.pattern) s = s.regex(o.pattern, o.explanation ?? "heeft niet de juiste vorm");
-    return makeParam("string", s, description, o);
-  },
-  /** A string, or null to clear the value; with numeric, a number (or numeric string) or null. */
-  text: (description: string, o: Options & { numeric?: boolean } = {}) =>
-    ({ ...makeParam("text", z.string().nullable(), description, o),
-       schema: z.union([z.null(), z.preprocess(emptyIsAbsent, o.numeric
-         ? z.preprocess((v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v),
-             z.number({ invalid_type_error: "moet een getal of null zijn" }).finite().optional())
-         : z.string().optional())]) }),
+  uuid: (description: string, o: Options = {}) => make("uuid", description, o),
+  /** Text; empty or only spaces counts as not given. */
+  string: (description: string, o: Options & Shape = {}) => make("string", description, o, shape(o)),
+  /** Text, or null to clear the value; with numeric, a number (or numeric text) or null. */
+  text: (description: string, o: Options & Shape & { numeric?: boolean; min?: number } = {}) =>
+    make("text", description, o, o.numeric
+      ? { numeric: true, ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}) }
+      : shape(o)),
   integer: (description: string, o: Options & { min?: number; max?: number } = {}) =>
-    makeParam("integer", z.preprocess(
-      (v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v),
-      z.number({ invalid_type_error: "moet een geheel getal zijn" }).int("moet een geheel getal zijn")
-        .min(o.min ?? -2147483648, `moet minstens ${o.min} zijn`).max(o.max ?? 2147483647, `mag hoogstens ${o.max} zijn`)),
-      description, o),
-  number: (description: string, o: Options = {}) =>
-    makeParam("number", z.preprocess(
-      (v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v),
-      z.number({ invalid_type_error: "moet een getal zijn" }).finite()), description, o),
+    make("integer", description, o, { min: o.min ?? -2147483648, max: o.max ?? 2147483647 }),
+  number: (description: string, o: Options & { min?: number; max?: number } = {}) =>
+    make("number", description, o, { ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}) }),
   /** One of a fixed list of values (type keuze in the index). */
-  choice: (values: readonly [string, ...string[]], description: string, o: Options = {}) =>
-    makeParam("keuze", z.enum(values as [string, ...string[]], {
-      errorMap: () => ({ message: `moet een van ${values.join(", ")} zijn` }),
-    }), description, o, { values }),
-  /** ja or nee (JSON true/false is accepted too); normalised to a boolean (type vlag in the index). */
-  flag: (description: string, o: Options = {}) =>
-    makeParam("vlag", z.preprocess((v) => (v === "ja" ? true : v === "nee" ? false : v),
-      z.boolean({ invalid_type_error: "moet ja of nee zijn" })), description, o, { values: ["ja", "nee"] }),
-  /** In a query string: repeated (tags=a&tags=b) or comma-separated. */
-  array: (description: string, o: Options = {}) =>
-    makeParam("array", z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
-      z.array(z.any(), { invalid_type_error: "moet een lijst zijn" }).max(100, "heeft te veel elementen")), description, o),
-  object: (description: string, o: Options = {}) =>
-    makeParam("object", z.record(z.any(), { invalid_type_error: "moet een object zijn" }), description, o),
+  choice: (values: readonly string[], description: string, o: Options = {}) => make("keuze", description, o, { values }),
+  /** ja or nee; true and false are accepted too (type vlag in the index). */
+  flag: (description: string, o: Options = {}) => make("vlag", description, o, { values: ["ja", "nee"] }),
+  /** A list of texts; in a query string repeated (tags=a&tags=b) or comma-separated. */
+  array: (description: string, o: Options & { maxItems?: number; itemMax?: number; values?: readonly string[] } = {}) =>
+    make("array", description, o, { maxItems: o.maxItems ?? 100, maxLength: o.itemMax ?? LONGEST_TEXT,
+      ...(o.values ? { values: o.values } : {}) }),
+  /** An object of texts; with keys, only those keys. */
+  object: (description: string, o: Options & { keys?: readonly string[]; max?: number } = {}) =>
+    make("object", description, o, { maxLength: o.max ?? LONGEST_TEXT, ...(o.keys ? { values: o.keys } : {}) }),
 };
 
 /** The body of a refusal, under the key `fout`; its keys are the API's. */
 export interface ErrorBody { code: string; bericht: string; parameter?: string }
 
-/**
- * Validates and normalises input against a parameter set. Unknown parameters are refused, so
- * a typo is reported rather than silently ignored.
- */
-export function validate(params: Record<string, Param>, input: unknown):
-  { ok: true; value: Record<string, unknown> } | { ok: false; error: ErrorBody } {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    return { ok: false, error: { code: "ongeldige_parameters", bericht: "De invoer moet een JSON-object zijn." } };
-  }
-  const value: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
-    if (!(key in params)) {
-      return { ok: false, error: { code: "ongeldige_parameters", parameter: key,
-        bericht: `Onbekende parameter ${key}. De index op /api/v1 noemt de parameters.` } };
+/** A parameter as JSON Schema (OpenAPI 3.1 and MCP tool input schemas). */
+export function jsonSchema(p: Param): Record<string, unknown> {
+  const text = { ...(p.maxLength ? { maxLength: p.maxLength } : {}), ...(p.pattern ? { pattern: p.pattern } : {}) };
+  const s: Record<string, unknown> = (() => {
+    switch (p.type) {
+      case "uuid": return { type: "string", format: "uuid" };
+      case "string": return { type: "string", minLength: 1, ...text };
+      case "text": return p.numeric
+        ? { type: ["number", "null"], ...(p.min !== undefined ? { minimum: p.min } : {}), ...(p.max !== undefined ? { maximum: p.max } : {}) }
+        : { type: ["string", "null"], ...text };
+      case "integer": return { type: "integer", minimum: p.min, maximum: p.max };
+      case "number": return { type: "number", ...(p.min !== undefined ? { minimum: p.min } : {}), ...(p.max !== undefined ? { maximum: p.max } : {}) };
+      case "keuze": return { type: "string", enum: p.values };
+      case "vlag": return { type: "string", enum: ["ja", "nee"] };
+      case "array": return { type: "array", maxItems: p.maxItems,
+        items: { type: "string", ...(p.values ? { enum: p.values } : { maxLength: p.maxLength }) } };
+      case "object": return { type: "object", ...(p.values ? { propertyNames: { enum: p.values } } : {}),
+        additionalProperties: { type: "string", maxLength: p.maxLength } };
     }
-  }
-  for (const [name, p] of Object.entries(params)) {
-    const r = p.schema.safeParse((input as Record<string, unknown>)[name]);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      const reason = issue?.code === "invalid_type" && issue.received === "undefined"
-        ? "is verplicht" : (issue?.message ?? "is ongeldig");
-      return { ok: false, error: { code: "ongeldige_parameters", parameter: name, bericht: `${name} ${reason}.` } };
-    }
-    if (r.data !== undefined) value[name] = r.data;
-  }
-  return { ok: true, value };
+  })();
+  return { ...s, description: p.description };
 }

@@ -1,35 +1,49 @@
-// The one registry of operations. Each entry names an operation as the interface does; the
-// REST routes, the REST index, the OpenAPI document (and the MCP tools) are generated from it.
-// The SQL function api.<name> does the work; app.operaties holds the same kind and section
-// for the checks in the database, and start-up refuses to serve when the two disagree.
+// The one list of operations. Each entry names an operation as the interface does, with its
+// kind, section, module, the rights of each role (decisions.md) and its parameters. The REST
+// routes, the REST index, the OpenAPI document and the MCP tools are generated from it, and
+// migrating writes it to the database (app.operaties, app.rol_rechten, app.operatie_parameters),
+// where api.<name> does the work and every call is checked against it.
 import { param, type Param } from "./parameters.ts";
+import { values, type Role, type Section } from "./choices.ts";
 
-export type Section = "team" | "prioriteiten" | "kpis" | "weektaken" | "reviews" | "financien";
+export type { Section } from "./choices.ts";
+
+/** What a role may do with an operation: all of it, its own rows only, or nothing. */
+export type Right = "alles" | "eigen" | "geen";
 
 export interface Operation {
   name: string;
   writes: boolean;
   section: Section | null;
+  /** The module an organisation can switch off (then the operation answers rol_mag_niet). */
+  module: string;
+  /** Rights of lid and coach; eigenaar, admin and mt have "alles" unless given here. */
+  rights: Partial<Record<Role, Right>> & { lid: Right; coach: Right };
   description: string;
   parameters: Record<string, Param>;
   /** False only for wie_ben_ik: every other operation takes org_id. */
   requiresOrg?: boolean;
   /** False for strategie_bijwerken, which stores a proposal instead. */
   twoStep?: boolean;
+  /** Only on the AI connection (organisaties). */
+  onlyMcp?: boolean;
 }
 
 const DATE = { pattern: /^\d{4}-\d{2}-\d{2}$/, explanation: "moet een datum zijn als jjjj-mm-dd" };
+const UUID = { pattern: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, explanation: "moet een uuid zijn" };
+const TAGS = { maxItems: 50, itemMax: 50 };
+const HOURS = { min: 0, max: 10_000 };
 
 const WEEK = { pattern: /^(\d{4}-W\d{2}|deze|volgende)$/, explanation: "moet een ISO-week zijn als 2026-W07, of deze of volgende" };
 const QUARTER = { pattern: /^Q[1-4]-\d{4}$/, explanation: "moet een kwartaal zijn als Q2-2026" };
-const RECURRENCES = ["dag", "week", "maand", "kwartaal", "jaar"] as const;
-const SIZES = ["klein", "middel", "groot"] as const;
 
 const definitions: Operation[] = [
   {
     name: "wie_ben_ik",
     writes: false,
     section: null,
+    module: "koppeling",
+    rights: { lid: "alles", coach: "alles" },
     requiresOrg: false,
     description: "Controleert een API-sleutel: de organisatie en de persoon namens wie de sleutel werkt.",
     parameters: {},
@@ -38,6 +52,8 @@ const definitions: Operation[] = [
     name: "team",
     writes: false,
     section: "team",
+    module: "team",
+    rights: { lid: "alles", coach: "alles" },
     description: "Leden met rol, functietitel en team; teams met hun leider; bedrijfsprocessen met " +
       "eindverantwoordelijke en rollen (bezet of open); open rollen; leden zonder rol.",
     parameters: {},
@@ -46,6 +62,8 @@ const definitions: Operation[] = [
     name: "prioriteiten",
     writes: false,
     section: "prioriteiten",
+    module: "prioriteiten",
+    rights: { lid: "alles", coach: "alles" },
     description: "Rocks en OKR's van een kwartaal in één lijst, met eigenaar, voortgang, verstreken tijd, stand " +
       "(op koers, aandacht nodig, loopt achter, nog niet gestart, geen taken) en deadline.",
     parameters: {
@@ -58,6 +76,8 @@ const definitions: Operation[] = [
     name: "kpi_scorebord",
     writes: false,
     section: "kpis",
+    module: "kpis",
+    rights: { lid: "alles", coach: "alles" },
     description: "Het KPI-scorebord van een kwartaal: kwartaaldoel, huidige stand, lijn en stoplicht " +
       "(op koers, attentie, achter) per KPI.",
     parameters: {
@@ -69,6 +89,8 @@ const definitions: Operation[] = [
     name: "weektaken",
     writes: false,
     section: "weektaken",
+    module: "weektaken",
+    rights: { lid: "eigen", coach: "geen" },
     description: "Het weekbord per persoon voor één ISO-week: titel, status, klaar en de rock waar een taak bij hoort.",
     parameters: { week: param.string("ISO-week <jjjj>-W<nn>, deze of volgende; leeg is deze week.", WEEK) },
   },
@@ -76,15 +98,17 @@ const definitions: Operation[] = [
     name: "taken",
     writes: false,
     section: "prioriteiten",
+    module: "prioriteiten",
+    rights: { lid: "alles", coach: "alles" },
     description: "Taken met nummer, omschrijving, waar ze bij horen, eigenaar, stand, deadline, week, tags en uren. " +
       "Hoogstens 200; afgekapt is true wanneer er meer zijn.",
     parameters: {
-      soort: param.choice(["prioriteit", "project", "los"], "Leeg is alles."),
+      soort: param.choice(values("taak_soort"), "Leeg is alles."),
       hoort_bij_id: param.uuid("Eén prioriteit of project."),
       eigenaar_user_id: param.uuid("Eigenaar."),
       ook_afgesloten: param.flag("Ook klare of vervallen taken. Standaard alleen open taken."),
       week: param.string("<jjjj>-W<nn>, deze of volgende.", WEEK),
-      tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet)."),
+      tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet).", TAGS),
       nummer: param.integer("Geeft die ene taak, ook als die klaar of vervallen is; andere filters tellen dan niet.", { min: 1 }),
     },
   },
@@ -92,6 +116,8 @@ const definitions: Operation[] = [
     name: "projecten",
     writes: false,
     section: "prioriteiten",
+    module: "projecten",
+    rights: { lid: "alles", coach: "alles" },
     description: "Lopende projecten die je in de app ziet: titel, eigenaar, looptijd, besloten, open taken, bestede uren.",
     parameters: {},
   },
@@ -99,6 +125,8 @@ const definitions: Operation[] = [
     name: "taak_geschiedenis",
     writes: false,
     section: "prioriteiten",
+    module: "prioriteiten",
+    rights: { lid: "alles", coach: "alles" },
     description: "Wijzigingen van een taak, nieuwste eerst: soort, wie (leeg is automatisch), wanneer, oude en nieuwe waarde.",
     parameters: { nummer: param.integer("Taaknummer.", { required: true, min: 1 }) },
   },
@@ -106,11 +134,13 @@ const definitions: Operation[] = [
     name: "prioriteit_aanmaken",
     writes: true,
     section: "prioriteiten",
+    module: "prioriteiten",
+    rights: { lid: "alles", coach: "geen" },
     description: "Maakt één rock of OKR aan (advies: drie tot vijf per persoon per kwartaal). Een OKR krijgt zijn " +
       "kernresultaten in de app. Twee stappen.",
     parameters: {
       titel: param.string("Kort, geformuleerd als resultaat.", { required: true, max: 200 }),
-      soort: param.choice(["rock", "okr"], "Geen standaard.", { required: true }),
+      soort: param.choice(values("prioriteit_soort"), "Geen standaard.", { required: true }),
       eigenaar_user_id: param.uuid("Uit team.", { required: true }),
       kwartaal: param.string("Q<n>-<jjjj>; leeg is het lopende kwartaal.", QUARTER),
       deadline: param.string("jjjj-mm-dd binnen het kwartaal; leeg is het einde van het kwartaal.", DATE),
@@ -121,6 +151,8 @@ const definitions: Operation[] = [
     name: "kpi_meting_invoeren",
     writes: true,
     section: "kpis",
+    module: "kpis",
+    rights: { lid: "eigen", coach: "geen" },
     description: "Eén meting op een KPI; overschrijft een eerdere meting in dezelfde periode. Een toelichting is " +
       "verplicht wanneer de KPI op attentie of achter uitkomt. Twee stappen.",
     parameters: {
@@ -136,6 +168,8 @@ const definitions: Operation[] = [
     name: "taak_toevoegen",
     writes: true,
     section: "prioriteiten",
+    module: "prioriteiten",
+    rights: { lid: "alles", coach: "geen" },
     description: "Voegt één taak toe: onder een prioriteit, in een project, los, of als subtaak. Twee stappen.",
     parameters: {
       prioriteit_id: param.uuid("Niet samen met project_id."),
@@ -144,11 +178,11 @@ const definitions: Operation[] = [
       omschrijving: param.string("Wie doet wat.", { required: true, max: 500 }),
       eigenaar_user_id: param.uuid("Leeg is niemand (een subtaak krijgt de eigenaar van de bovenliggende taak)."),
       deadline: param.string("jjjj-mm-dd; leeg is geen deadline.", DATE),
-      herhalen: param.choice(RECURRENCES, "Leeg is eenmalig."),
-      grootte: param.choice(SIZES, "Niet samen met inschatting_uren."),
-      inschatting_uren: param.number("Inschatting in uren."),
+      herhalen: param.choice(values("herhalen"), "Leeg is eenmalig."),
+      grootte: param.choice(values("grootte"), "Niet samen met inschatting_uren."),
+      inschatting_uren: param.number("Inschatting in uren.", HOURS),
       week: param.string("Zet de taak in een week: <jjjj>-W<nn>, deze of volgende.", WEEK),
-      tags: param.array("Tags voor de taak; een nieuwe tag bestaat daarna in de organisatie."),
+      tags: param.array("Tags voor de taak; een nieuwe tag bestaat daarna in de organisatie.", TAGS),
       brand_label: param.string("Naam van het brand label; leeg is hetzelfde als de prioriteit of het project."),
     },
   },
@@ -156,13 +190,15 @@ const definitions: Operation[] = [
     name: "kpi_aanmaken",
     writes: true,
     section: "kpis",
+    module: "kpis",
+    rights: { lid: "geen", coach: "geen" },
     description: "Maakt één KPI aan; doel en proces stel je later in de app in. Twee stappen.",
     parameters: {
       naam: param.string("Naam op het scorebord.", { required: true, max: 200 }),
       eenheid: param.string("Eenheid."),
       eigenaar_user_id: param.uuid("Eén eigenaar per KPI.", { required: true }),
-      meetsoort: param.choice(["teller", "stand"], "teller telt op binnen het kwartaal; stand is een momentopname.", { required: true }),
-      cadans: param.choice(["week", "month", "quarter"], "Hoe vaak er gemeten wordt.", { required: true }),
+      meetsoort: param.choice(values("meetsoort"), "teller telt op binnen het kwartaal; stand is een momentopname.", { required: true }),
+      cadans: param.choice(values("cadans"), "Hoe vaak er gemeten wordt.", { required: true }),
       lager_is_beter: param.flag("Lager is beter (verloop, kosten, doorlooptijd). Standaard nee."),
     },
   },
@@ -170,6 +206,8 @@ const definitions: Operation[] = [
     name: "weektaak_toevoegen",
     writes: true,
     section: "weektaken",
+    module: "weektaken",
+    rights: { lid: "eigen", coach: "geen" },
     description: "Eén taak in de kolom nieuw van het weekbord. Voor een collega alleen als eigenaar, admin of MT. Twee stappen.",
     parameters: {
       titel: param.string("Titel.", { required: true, max: 200 }),
@@ -182,6 +220,8 @@ const definitions: Operation[] = [
     name: "dagprioriteiten_zetten",
     writes: true,
     section: "weektaken",
+    module: "weektaken",
+    rights: { lid: "eigen", coach: "geen" },
     description: "De prioriteiten van een dag, alleen voor jezelf, hoogstens drie; een niet gegeven prioriteit blijft. Twee stappen.",
     parameters: {
       datum: param.string("jjjj-mm-dd; leeg is vandaag.", DATE),
@@ -194,26 +234,30 @@ const definitions: Operation[] = [
     name: "taak_bijwerken",
     writes: true,
     section: "prioriteiten",
+    module: "prioriteiten",
+    rights: { lid: "alles", coach: "geen" },
     description: "Werkt één taak bij; stuur alleen wat verandert. Verwijderen kan niet. Twee stappen.",
     parameters: {
       taak_id: param.uuid("Uit taken.", { required: true }),
-      stand: param.choice(["open", "in_uitvoering", "wacht_op_feedback", "voltooid", "vervallen"],
+      stand: param.choice(values("taak_stand"),
         "voltooid alleen wanneer het werk echt af is."),
-      eigenaar_user_id: param.text("null haalt de eigenaar weg."),
-      deadline: param.text("Datum jjjj-mm-dd; null haalt hem weg."),
-      herhalen: param.choice(["niet", ...RECURRENCES], "niet zet herhalen uit."),
+      eigenaar_user_id: param.text("user_id uit team; null haalt de eigenaar weg.", UUID),
+      deadline: param.text("Datum jjjj-mm-dd; null haalt hem weg.", DATE),
+      herhalen: param.choice(["niet", ...values("herhalen")], "niet zet herhalen uit."),
       omschrijving: param.string("Nieuwe tekst.", { max: 500 }),
-      week: param.text("<jjjj>-W<nn>, deze, volgende; null haalt de taak uit elke week. Een voorbije week kan niet."),
-      tags: param.array("Vervangt de tags; een lege lijst haalt ze allemaal weg."),
-      brand_label: param.text("null is hetzelfde als de prioriteit of het project."),
-      grootte: param.choice(SIZES, "Niet samen met inschatting_uren."),
-      inschatting_uren: param.text("Uren; null haalt de inschatting weg.", { numeric: true }),
+      week: param.text("<jjjj>-W<nn>, deze, volgende; null haalt de taak uit elke week. Een voorbije week kan niet.", WEEK),
+      tags: param.array("Vervangt de tags; een lege lijst haalt ze allemaal weg.", TAGS),
+      brand_label: param.text("null is hetzelfde als de prioriteit of het project.", { max: 200 }),
+      grootte: param.choice(values("grootte"), "Niet samen met inschatting_uren."),
+      inschatting_uren: param.text("Uren; null haalt de inschatting weg.", { numeric: true, ...HOURS }),
     },
   },
   {
     name: "project_aanmaken",
     writes: true,
     section: "prioriteiten",
+    module: "projecten",
+    rights: { lid: "alles", coach: "geen" },
     description: "Maakt één project aan (begin vandaag, einde optioneel), zichtbaar voor het hele team. " +
       "Twee stappen: eerst een voorstel met bevestigcode, dan dezelfde invoer met de code.",
     parameters: {

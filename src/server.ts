@@ -7,7 +7,6 @@ import { startEmbedded, type EmbeddedDb } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
 import { doorUrl, connect, type Sql } from "./db/connection.ts";
 import { buildRestDoor } from "./rest.ts";
-import { checkRegistry } from "./db/registry-check.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -37,7 +36,6 @@ export async function start(config: Config = readConfig(), log: (line: string) =
   try {
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
     doorSql = connect(config.doorDatabaseUrl ?? doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
-    await checkRegistry(doorSql);
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     const address = await app.listen({ host: config.host, port: config.port });
     if (config.worker) {

@@ -155,7 +155,7 @@ describe("koers CLI", () => {
     ["an unknown option", ["org", "create", "--nam", "X"], 2, /Unknown option '--nam'/],
     ["a missing required option", ["org", "create"], 2, /--naam is required/],
     ["an unknown organisation", ["user", "create", "--org", "Niemand BV", "--naam", "X", "--email", "x@y.nl", "--rol", "lid"], 1, /Organisatie Niemand BV bestaat niet/],
-    ["an unknown role", ["user", "create", "--org", "Bakkerij Koers", "--naam", "X", "--email", "x@y.nl", "--rol", "baas"], 1, /Rol moet eigenaar/],
+    ["an unknown role", ["user", "create", "--org", "Bakkerij Koers", "--naam", "X", "--email", "x@y.nl", "--rol", "baas"], 1, /Rol moet een van eigenaar, admin, mt, lid, coach/],
     ["a bad e-mail address", ["user", "create", "--org", "Bakkerij Koers", "--naam", "X", "--email", "x", "--rol", "lid"], 1, /geen e-mailadres/],
     ["a member added twice", ["user", "create", "--org", "Bakkerij Koers", "--naam", "A", "--email", "ANNA@bakkerij.nl", "--rol", "lid"], 1, /al lid/],
     ["a key for a non-member", ["key", "create", "--org", "Bakkerij Koers", "--user", "niemand@x.nl"], 1, /geen lid/],

@@ -8,9 +8,11 @@ import type { AddressInfo } from "node:net";
 import { buildRestDoor } from "../src/rest.ts";
 import { doorUrl, connect } from "../src/db/connection.ts";
 import { createApiKey } from "../src/api-key.ts";
+import { values, type Role } from "../src/choices.ts";
+import { operations, restPath, httpMethod, type Operation } from "../src/registry.ts";
 
-export type Role = "eigenaar" | "admin" | "mt" | "lid" | "coach";
-export const roles: Role[] = ["eigenaar", "admin", "mt", "lid", "coach"];
+export type { Role };
+export const roles = values("rol") as readonly Role[];
 
 function serverUrl(db: string): string {
   const base = process.env.KOERS_TEST_SERVER_URL;
@@ -70,8 +72,7 @@ export async function makeWorld(sql: postgres.Sql, orgName = "Acme BV"): Promise
     members[role] = { user_id: user.user_id, name: memberName, apiKey: k.key, key_id: key.key_id };
   }
   await sql`select beheer.koppeling_zetten(${org.org_id}, 'rest', true, false)`;
-  await sql`select beheer.secties_zetten(${org.org_id},
-    array['team','prioriteiten','kpis','weektaken','reviews','financien'], true)`;
+  await sql`select beheer.secties_zetten(${org.org_id}, ${values("sectie") as string[]}::text[], true)`;
   return { org: org.org_id, members };
 }
 
@@ -115,17 +116,20 @@ export async function writeTwoStep(baseUrl: string, path: string, apiKey: string
   return { proposal, confirmed };
 }
 
+/** What a refusal test needs beyond the registry: valid input and one bad parameter. */
 export interface RefusalCase {
   operation: string;
-  method: "GET" | "POST";
-  path: string;
   /** Valid input for the caller (without org_id). */
   input: () => Record<string, unknown>;
-  section: string | null;
-  module: string;
-  writes: boolean;
   /** Input with one bad parameter, and its name. */
   invalid: [Record<string, unknown>, string];
+}
+
+/** An operation of the registry, by name: its path, method, section, module and kind come from there. */
+export function operation(name: string): Operation {
+  const o = operations.find((x) => x.name === name);
+  if (!o) throw new Error(`${name} is not in the registry`);
+  return o;
 }
 
 export interface TestSetup { db: TestDb; baseUrl: string; w: World; other: World; revoked: Member }
@@ -136,12 +140,13 @@ export interface TestSetup { db: TestDb; baseUrl: string; w: World; other: World
  * tests run (after the file's before hook).
  */
 export function refusalTests(ctx: () => TestSetup, c: RefusalCase): void {
+  const o = operation(c.operation);
   const call = (apiKey: string | undefined, extra: Record<string, unknown> = {}, org?: string) => {
     const { baseUrl, w } = ctx();
     const input = { org_id: org ?? w.org, ...c.input(), ...extra };
-    return c.method === "GET"
-      ? request(baseUrl, "GET", c.path, { apiKey, query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) })
-      : request(baseUrl, "POST", c.path, { apiKey, body: input });
+    return httpMethod(o) === "GET"
+      ? request(baseUrl, "GET", restPath(o), { apiKey, query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) })
+      : request(baseUrl, "POST", restPath(o), { apiKey, body: input });
   };
   async function expectRefusal(r: HttpResult, status: number, code: string, org: string | null, parameter?: string) {
     const { db } = ctx();
@@ -163,21 +168,21 @@ export function refusalTests(ctx: () => TestSetup, c: RefusalCase): void {
     try { await expectRefusal(await call(ownerKey()), 403, "koppeling_uit", w.org); }
     finally { await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, null)`; }
   });
-  if (c.section) {
+  if (o.section) {
     it(`${c.operation}: 403 onderdeel_uit`, async () => {
       const { db, w } = ctx();
-      await db.sql`select beheer.secties_zetten(${w.org}, array[${c.section}], false)`;
+      await db.sql`select beheer.secties_zetten(${w.org}, array[${o.section}], false)`;
       try { await expectRefusal(await call(ownerKey()), 403, "onderdeel_uit", w.org); }
-      finally { await db.sql`select beheer.secties_zetten(${w.org}, array[${c.section}], true)`; }
+      finally { await db.sql`select beheer.secties_zetten(${w.org}, array[${o.section}], true)`; }
     });
   }
   it(`${c.operation}: 403 rol_mag_niet (module switched off)`, async () => {
     const { db, w } = ctx();
-    await db.sql`insert into app.modules (org_id, module, aan) values (${w.org}, ${c.module}, false)`;
+    await db.sql`insert into app.modules (org_id, module, aan) values (${w.org}, ${o.module}, false)`;
     try { await expectRefusal(await call(ownerKey()), 403, "rol_mag_niet", w.org); }
-    finally { await db.sql`delete from app.modules where org_id = ${w.org} and module = ${c.module}`; }
+    finally { await db.sql`delete from app.modules where org_id = ${w.org} and module = ${o.module}`; }
   });
-  if (c.writes) {
+  if (o.writes) {
     it(`${c.operation}: 403 alleen_lezen`, async () => {
       const { db, w } = ctx();
       await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', true, true)`;

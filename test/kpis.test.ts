@@ -23,8 +23,7 @@ describe("kpi_aanmaken", () => {
       org_id: o.w.org, naam: "X", eigenaar_user_id: o.w.members.lid.user_id, meetsoort: "stand", cadans: "week" } });
     assert.deepEqual([r.status, r.body.fout.code], [403, "rol_mag_niet"]);
   });
-  refusalTests(() => o, { operation: "kpi_aanmaken", method: "POST", path: "/api/v1/kpi-aanmaken", section: "kpis", module: "kpis",
-    writes: true, invalid: [{ cadans: "maand" }, "cadans"],
+  refusalTests(() => o, { operation: "kpi_aanmaken", invalid: [{ cadans: "maand" }, "cadans"],
     input: () => ({ naam: "X", eigenaar_user_id: o.w.members.lid.user_id, meetsoort: "stand", cadans: "week" }) });
 });
 
@@ -48,8 +47,7 @@ describe("kpi_meting_invoeren", () => {
       { apiKey: o.w.members.mt.apiKey, body: { org_id: o.w.org, kpi_id: k.body.kpi.id, waarde: 1, periode: "2026-Q3" } });
     assert.deepEqual([r.status, r.body.fout.code, r.body.fout.parameter], [400, "ongeldige_parameters", "periode"]);
   });
-  refusalTests(() => o, { operation: "kpi_meting_invoeren", method: "POST", path: "/api/v1/kpi-meting-invoeren", section: "kpis",
-    module: "kpis", writes: true, invalid: [{ waarde: "veel" }, "waarde"],
+  refusalTests(() => o, { operation: "kpi_meting_invoeren", invalid: [{ waarde: "veel" }, "waarde"],
     input: () => ({ kpi_id: kpi, waarde: 500 }) });
 });
 
@@ -62,6 +60,5 @@ describe("kpi_scorebord", () => {
     assert.deepEqual([revenue.kwartaaldoel, revenue.huidige_stand, revenue.lijn, revenue.stoplicht, revenue.bereikt],
       [400, 79, 100, "achter", false]);
   });
-  refusalTests(() => o, { operation: "kpi_scorebord", method: "GET", path: "/api/v1/kpi-scorebord", section: "kpis", module: "kpis",
-    writes: false, invalid: [{ team: "Onbekend" }, "team"], input: () => ({}) });
+  refusalTests(() => o, { operation: "kpi_scorebord", invalid: [{ team: "Onbekend" }, "team"], input: () => ({}) });
 });

@@ -9,16 +9,17 @@ import { runner } from "node-pg-migrate";
 import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { doorPassword } from "./connection.ts";
+import { referenceData, writeReferenceData } from "./reference-data.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const migrationsDir = path.join(root, "migrations");
 export const dbDir = path.join(root, "db");
 
-/** The db/ sources in apply order, with a hash of the whole. */
-export function dbSources(): { files: { name: string; sql: string }[]; hash: string } {
+/** The db/ sources in apply order, with a hash of the whole and of the reference data. */
+export function dbSources(referenceJson: string): { files: { name: string; sql: string }[]; hash: string } {
   const files = fs.readdirSync(dbDir).filter((f) => f.endsWith(".sql")).sort()
     .map((name) => ({ name, sql: fs.readFileSync(path.join(dbDir, name), "utf8") }));
-  const h = crypto.createHash("sha256");
+  const h = crypto.createHash("sha256").update(referenceJson).update("\0");
   for (const f of files) h.update(f.name).update("\0").update(f.sql).update("\0");
   return { files, hash: h.digest("hex") };
 }
@@ -46,7 +47,7 @@ export async function migrate(adminUrl: string, options: MigrateOptions = {}): P
 
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    const { files, hash } = dbSources();
+    const { files, hash } = dbSources(JSON.stringify(referenceData()));
     await sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtext('koers:db'))`;
       const [current] = await tx`select waarde from app_private.instellingen where sleutel = 'db_hash'`;
@@ -54,6 +55,8 @@ export async function migrate(adminUrl: string, options: MigrateOptions = {}): P
         log("db/ is up to date");
         return;
       }
+      log("writing reference data (registry, value lists, fout codes)");
+      await writeReferenceData(tx);
       for (const f of files) {
         log(`applying db/${f.name}`);
         try {

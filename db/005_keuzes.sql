@@ -1,0 +1,47 @@
+-- The value lists (app.keuzes, written from src/choices.ts when migrating): check constraints
+-- derived from them, and the meaning of a value. No list of values is spelled out in SQL.
+
+-- The values of a list, in their order.
+create function app_hidden.keuzes(_lijst text) returns text[]
+language sql stable parallel safe as $$
+  select array_agg(k.waarde order by k.volgorde) from app.keuzes k where k.lijst = _lijst
+$$;
+
+-- What one value stands for (a read-side name, hours, an interval), or null.
+create function app_hidden.betekenis(_lijst text, _waarde text) returns text
+language sql stable parallel safe as $$
+  select k.betekenis from app.keuzes k where k.lijst = _lijst and k.waarde = _waarde
+$$;
+
+-- Columns that hold a value of a list. Their constraints (<table>_<column>_keuze) are made anew
+-- on every apply from the list as it is now; src/db/reference-data.ts drops them before it
+-- rewrites the lists, so a value can be added without a migration.
+do $$
+declare
+  k record;
+  lijst text[];
+  naam text;
+begin
+  for k in select * from (values
+      ('app.operaties'::regclass, 'sectie', 'sectie'),
+      ('app.secties', 'sectie', 'sectie'),
+      ('app.rol_rechten', 'rol', 'rol'),
+      ('app.org_rechten', 'rol', 'rol'),
+      ('app.lidmaatschappen', 'rol', 'rol'),
+      ('app.taken', 'stand', 'taak_stand'),
+      ('app.taken', 'herhalen', 'herhalen'),
+      ('app.taken', 'grootte', 'grootte'),
+      ('app.prioriteiten', 'soort', 'prioriteit_soort'),
+      ('app.kpis', 'meetsoort', 'meetsoort'),
+      ('app.kpis', 'cadans', 'cadans')) x (tabel, kolom, lijst)
+  loop
+    lijst := app_hidden.keuzes(k.lijst);
+    if lijst is null then
+      raise exception 'app.keuzes has no list %: migrate writes it from src/choices.ts', k.lijst;
+    end if;
+    naam := (select c.relname from pg_class c where c.oid = k.tabel) || '_' || k.kolom || '_keuze';
+    execute format('alter table %s drop constraint if exists %I', k.tabel, naam);
+    execute format('alter table %s add constraint %I check (%I = any (%L::text[]))', k.tabel, naam, k.kolom, lijst);
+  end loop;
+end
+$$;

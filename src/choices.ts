@@ -1,0 +1,38 @@
+// The fixed value lists of the interface and of decisions.md, each defined here and nowhere
+// else. The registry builds its `keuze` parameters from them; migrating writes them to
+// app.keuzes, from which the database derives its check constraints and the meaning of a value
+// (the read-side name of a task stand, the hours of a size, the step of a repetition).
+
+/** A value list; `meaning` is what one value stands for, where decisions.md gives it. */
+export type ChoiceList = readonly string[] | Readonly<Record<string, string>>;
+
+export const choices = {
+  /** Sections an owner releases for the doors. */
+  sectie: ["team", "prioriteiten", "kpis", "weektaken", "reviews", "financien"],
+  /** Roles of a member, with their rights per operation in the registry. */
+  rol: ["eigenaar", "admin", "mt", "lid", "coach"],
+  /** A task's stand, write side, with its read-side name. */
+  taak_stand: {
+    open: "open", in_uitvoering: "bezig", wacht_op_feedback: "wacht op feedback", voltooid: "klaar", vervallen: "vervallen",
+  },
+  /** A repeating task's step to its next occurrence (a PostgreSQL interval). */
+  herhalen: { dag: "1 day", week: "1 week", maand: "1 month", kwartaal: "3 months", jaar: "1 year" },
+  /** A task's size with the hours it weighs (decisions.md, Figures). */
+  grootte: { klein: "2", middel: "8", groot: "24" },
+  prioriteit_soort: ["rock", "okr"],
+  meetsoort: ["teller", "stand"],
+  cadans: ["week", "month", "quarter"],
+  /** What a task belongs to, as the taken filter names it. */
+  taak_soort: ["prioriteit", "project", "los"],
+} as const satisfies Record<string, ChoiceList>;
+
+export type ChoiceName = keyof typeof choices;
+
+/** The values of a list, in their order. */
+export function values<N extends ChoiceName>(name: N): readonly string[] {
+  const list: ChoiceList = choices[name];
+  return Array.isArray(list) ? list : Object.keys(list);
+}
+
+export type Section = (typeof choices.sectie)[number];
+export type Role = (typeof choices.rol)[number];
