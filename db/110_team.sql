@@ -71,3 +71,10 @@ begin
                                      where t.org_id = _org and t.id = _team));
 end
 $$;
+
+-- The team filter of prioriteiten and kpi_scorebord: no filter (null), one team, or 'geen'
+-- (company-wide, given by app_hidden.param_verwijzing as the nil uuid).
+create function app_hidden.in_team(_team_id uuid, _filter uuid) returns boolean
+language sql immutable parallel safe as $$
+  select _filter is null or _team_id is not distinct from nullif(_filter, '00000000-0000-0000-0000-000000000000')
+$$;

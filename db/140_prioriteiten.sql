@@ -32,7 +32,7 @@ begin
       select jsonb_agg(w order by w ->> 'deadline', w #>> '{eigenaar,naam}', w ->> 'titel')
       from app.prioriteiten x, app_hidden.prioriteit_weergave(x.org_id, x.id) w
       where x.org_id = org and x.kwartaal_start = kwartaal
-        and (team is null or (team = '00000000-0000-0000-0000-000000000000' and x.team_id is null) or x.team_id = team)
+        and app_hidden.in_team(x.team_id, team)
         and (not aandacht or w ->> 'stand' in ('aandacht nodig', 'loopt achter'))), '[]'));
 end
 $$;

@@ -29,7 +29,7 @@ begin
       select jsonb_agg(app_hidden.kpi_weergave(org, k.id, kwartaal) order by k.naam, k.id)
       from app.kpis k
       where k.org_id = org and k.actief
-        and (team is null or (team = '00000000-0000-0000-0000-000000000000' and k.team_id is null) or k.team_id = team)), '[]'));
+        and app_hidden.in_team(k.team_id, team)), '[]'));
 end
 $$;
 
