@@ -36,7 +36,7 @@ export async function start(config: Config = readConfig(), log: (line: string) =
   };
   try {
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
-    doorSql = connect(config.doorDatabaseUrl ?? doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
+    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
     await checkRegistry(doorSql);
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     const address = await app.listen({ host: config.host, port: config.port });
