@@ -116,6 +116,138 @@ after(async () => {
   for (const c of cleanUps.reverse()) await c();
 });
 
+describe("npm start with the embedded PostgreSQL", () => {
+  it("runs from a project folder the postgres user cannot enter, takes over the server a killed start left behind, and stops it on SIGTERM and SIGHUP", async () => {
+    // A clone in a folder only its owner may enter (mktemp -d), as `npm start` in /root would
+    // be; node_modules as hard links, so the binaries lie in that folder too.
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "koers-private-"));
+    assert.equal(fs.statSync(base).mode & 0o777, 0o700);
+    const project = path.join(base, "koers");
+    fs.mkdirSync(project);
+    for (const f of ["src", "db", "migrations", "bin", "package.json", "tsconfig.json"]) {
+      fs.cpSync(path.join(root, f), path.join(project, f), { recursive: true });
+    }
+    execFileSync("cp", ["-al", path.join(root, "node_modules"), path.join(project, "node_modules")]);
+    const data = path.join(project, "data");
+    cleanUps.push(() => {
+      // As root the cluster and the binaries' copy live outside the project, linked from it.
+      const cluster = fs.existsSync(path.join(data, "postgres")) ? fs.realpathSync(path.join(data, "postgres")) : null;
+      if (cluster) for (const pid of serverProcesses(cluster)) process.kill(pid, "SIGQUIT");
+      if (cluster && !cluster.startsWith(base)) fs.rmSync(path.dirname(cluster), { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
+    });
+    const env = cleanEnv({ PORT: String(await freePort()), KOERS_PG_PORT: String(await freePort()), KOERS_WORKER: "aan" });
+    const baseUrl = `http://127.0.0.1:${env.PORT}`;
+    const cluster = path.join(data, "postgres");
+
+    const first = launch(["src/main.ts"], env, project);
+    await untilReady(first);
+    assert.match(first.output(), /initialising PostgreSQL/);
+    if (process.getuid?.() === 0) {
+      assert.match(first.output(), /the postgres user cannot enter .*; keeping PostgreSQL's files in \/var\/lib\/koers\//);
+      assert.match(first.output(), /copying PostgreSQL's binaries/);
+    }
+    assert.equal((await fetch(`${baseUrl}/api/v1`)).status, 200);
+
+    // Killed without a chance to clean up: its PostgreSQL keeps running.
+    const postmaster = Number(fs.readFileSync(path.join(cluster, "postmaster.pid"), "utf8").split("\n")[0]);
+    assert.deepEqual(await signalAndWait(first, "SIGKILL"), { code: null, signal: "SIGKILL" });
+    assert.ok(isAlive(postmaster), "the killed start's PostgreSQL is still running");
+
+    const second = launch(["src/main.ts"], env, project);
+    await untilReady(second);
+    assert.match(second.output(), new RegExp(`taking over the PostgreSQL \\(pid ${postmaster}\\)`));
+    assert.doesNotMatch(second.output(), /initialising/);
+    assert.equal((await fetch(`${baseUrl}/api/v1`)).status, 200);
+    // The CLI uses the running service's server and leaves it running.
+    const cli = spawn(process.execPath, ["bin/koers.mjs", "org", "create", "--naam", "Privé BV", "--json"], { cwd: project, env });
+    let cliOut = "";
+    cli.stdout.on("data", (d) => (cliOut += d));
+    cli.stderr.on("data", (d) => (cliOut += d));
+    assert.equal(await new Promise((r) => cli.on("close", r)), 0, cliOut);
+    assert.equal(JSON.parse(cliOut).naam, "Privé BV");
+    assert.ok(isAlive(postmaster));
+    assert.equal((await fetch(`${baseUrl}/api/v1`)).status, 200);
+
+    assert.deepEqual(await signalAndWait(second, "SIGTERM"), { code: 0, signal: null }, second.output());
+    assert.match(second.output(), /SIGTERM: shutting down[\s\S]*stopped/);
+    await assertNoServer(cluster);
+    assert.equal(fs.existsSync(path.join(data, "postgres.owner")), false);
+
+    const third = launch(["src/main.ts"], env, project);
+    await untilReady(third);
+    assert.doesNotMatch(third.output(), /taking over|initialising/);
+    assert.equal((await fetch(`${baseUrl}/api/v1`)).status, 200);
+    assert.deepEqual(await signalAndWait(third, "SIGHUP"), { code: 0, signal: null }, third.output());
+    assert.match(third.output(), /SIGHUP: shutting down[\s\S]*stopped/);
+    await assertNoServer(cluster);
+  });
+
+  it("names KOERS_DATA_DIR when the data folder cannot be written", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "koers-unwritable-"));
+    cleanUps.push(() => fs.rmSync(base, { recursive: true, force: true }));
+    const file = path.join(base, "a-file");
+    fs.writeFileSync(file, "");
+    for (const dataDir of [file, path.join(file, "data")]) {
+      const p = launch(["src/main.ts"], cleanEnv({ KOERS_DATA_DIR: dataDir, PORT: String(await freePort()) }));
+      assertOneLineError(await p.exited, p, /KOERS_DATA_DIR/);
+      assert.ok(p.stderr().includes(dataDir), p.stderr());
+    }
+  });
+});
+
+describe("npm start and koers worker with DATABASE_URL", () => {
+  let db: TestDb;
+  const url = (change: (u: URL) => void) => { const u = new URL(db.url); change(u); return u.toString(); };
+
+  it("refuses a taken HTTP port with one line naming PORT", async () => {
+    db = await testDatabase();
+    cleanUps.push(() => db.drop());
+    const taken = net.createServer().listen(0, "127.0.0.1");
+    await new Promise((r) => taken.once("listening", r));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      const p = launch(["src/main.ts"], cleanEnv({ DATABASE_URL: db.url, PORT: String(port) }));
+      assertOneLineError(await p.exited, p, new RegExp(`port ${port} .*in use; set PORT`));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("names DATABASE_URL, without its password, when the server is not there or refuses", async () => {
+    const closed = await freePort();
+    const password = new URL(db.url).password;
+    assert.ok(password.length > 8);
+    const cases: [string, RegExp][] = [
+      [url((u) => { u.port = String(closed); }), /connection refused/],
+      [url((u) => { u.password = "wrong-" + password; }), /refused the user name or password/],
+      [url((u) => { u.pathname = "/koers_does_not_exist"; }), /database does not exist/],
+    ];
+    for (const [databaseUrl, why] of cases) {
+      for (const script of [["src/main.ts"], ["src/cli.ts", "worker"]]) {
+        const p = launch(script, cleanEnv({ DATABASE_URL: databaseUrl, PORT: String(await freePort()) }));
+        assertOneLineError(await p.exited, p, /DATABASE_URL \(postgres:\/\/[^:@]+@127\.0\.0\.1:\d+\/\w+\)/);
+        assert.match(p.stderr(), why);
+        assert.ok(!p.output().includes(password), "the password is not printed");
+      }
+    }
+  });
+
+  it("koers worker and npm start exit 0 on SIGTERM and SIGHUP", async () => {
+    for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+      const worker = launch(["src/cli.ts", "worker"], cleanEnv({ DATABASE_URL: db.url }));
+      await untilReady(worker, /koers worker: running/);
+      assert.deepEqual(await signalAndWait(worker, signal), { code: 0, signal: null }, worker.output());
+      assert.match(worker.output(), new RegExp(`${signal}: shutting down[\\s\\S]*stopped`));
+
+      const service = launch(["src/main.ts"], cleanEnv({ DATABASE_URL: db.url, PORT: String(await freePort()), KOERS_WORKER: "aan" }));
+      await untilReady(service);
+      assert.deepEqual(await signalAndWait(service, signal), { code: 0, signal: null }, service.output());
+      assert.match(service.output(), new RegExp(`${signal}: shutting down[\\s\\S]*stopped`));
+    }
+  });
+});
+
 describe("two Koers databases on one PostgreSQL server", () => {
   it("each keeps its door role: starting one does not lock the other's door out", async () => {
     const server = process.env.KOERS_TEST_SERVER_URL!;

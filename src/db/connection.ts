@@ -47,6 +47,49 @@ export async function doorUrl(adminUrl: string): Promise<string> {
   }
 }
 
+/** A URL fit to print: the password left out. */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = "";
+    return u.toString();
+  } catch {
+    return "(not a valid URL)";
+  }
+}
+
+/** Why a connection failed, in a few words a person can act on. */
+function connectionProblem(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  switch (err.code) {
+    case "ECONNREFUSED": return "connection refused";
+    case "ENOTFOUND": case "EAI_AGAIN": return "unknown host";
+    case "ETIMEDOUT": case "CONNECT_TIMEOUT": return "no answer";
+    case "ECONNRESET": return "connection reset";
+    case "28P01": case "28000": return "the server refused the user name or password";
+    case "3D000": return "the database does not exist";
+    case "ERR_INVALID_URL": return "not a valid URL";
+  }
+  return (err.message ?? String(e)).split("\n")[0]!;
+}
+
+/**
+ * Connects once, so a wrong setting ends the start with one line that names it and shows the
+ * URL without its password.
+ */
+export async function checkConnection(url: string, setting: string): Promise<void> {
+  let sql: postgres.Sql | null = null;
+  try {
+    new URL(url);
+    sql = postgres(url, { max: 1, connect_timeout: 10, onnotice: () => {} });
+    await sql`select 1`;
+  } catch (e) {
+    throw new Error(`cannot connect to ${setting} (${withoutPassword(url)}): ${connectionProblem(e)}`);
+  } finally {
+    await sql?.end({ timeout: 1 });
+  }
+}
+
 export function connect(url: string, options: { now: string | null; max?: number; name: string }): Sql {
   return postgres(url, {
     max: options.max ?? 10,
