@@ -69,7 +69,10 @@ insert into app.foutcodes (code, status) values
   ('geen_sleutel', 401), ('sleutel_ingetrokken', 401), ('verkeerde_organisatie', 403),
   ('koppeling_uit', 403), ('onderdeel_uit', 403), ('rol_mag_niet', 403), ('alleen_lezen', 403),
   ('ongeldige_parameters', 400), ('onbekend_endpoint', 404), ('te_groot', 413),
-  ('te_veel_verzoeken', 429), ('interne_fout', 500)
+  ('te_veel_verzoeken', 429), ('interne_fout', 500),
+  -- The HTTP door's own refusals (docs/decisions.md).
+  ('ongeldig_verzoek', 400), ('methode_niet_toegestaan', 405), ('niet_ondersteund', 415),
+  ('headers_te_groot', 431)
 on conflict (code) do update set status = excluded.status;
 
 insert into app.sqlstate_fouten (sqlstate, code) values

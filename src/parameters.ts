@@ -44,7 +44,8 @@ export const param = {
     makeParam("integer", z.preprocess(
       (v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v),
       z.number({ invalid_type_error: "moet een geheel getal zijn" }).int("moet een geheel getal zijn")
-        .min(o.min ?? -2147483648, `moet minstens ${o.min} zijn`).max(o.max ?? 2147483647, `mag hoogstens ${o.max} zijn`)),
+        .min(o.min ?? -2147483648, `moet minstens ${o.min ?? -2147483648} zijn`)
+        .max(o.max ?? 2147483647, `mag hoogstens ${o.max ?? 2147483647} zijn`)),
       description, o),
   number: (description: string, o: Options = {}) =>
     makeParam("number", z.preprocess(
@@ -81,7 +82,7 @@ export function validate(params: Record<string, Param>, input: unknown):
   }
   const value: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
-    if (!(key in params)) {
+    if (!Object.hasOwn(params, key)) { // not `in`: constructor, toString, ... are no parameters
       return { ok: false, error: { code: "ongeldige_parameters", parameter: key,
         bericht: `Onbekende parameter ${key}. De index op /api/v1 noemt de parameters.` } };
     }
