@@ -78,6 +78,14 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
     },
   });
 
+  // Node hands CONNECT (a proxy request) to this event, and closes the socket when nobody listens.
+  app.server.on("connect", (req: { url?: string; headers: Record<string, string | string[] | undefined> }, socket: Socket) => {
+    const key = parseApiKey(bearerToken(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined));
+    callDoor(sql, "rest", key, `CONNECT ${displayName(req.url ?? "")}`, {},
+      { code: "ongeldig_verzoek", bericht: "Koers is geen proxy: CONNECT kan niet." })
+      .then((a) => rawAnswer(socket, a), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }));
+  });
+
   // Bodies are read as bytes and interpreted by http-input.ts for every content type, so the
   // door, not a parser, decides what is accepted (JSON and form bodies) and how it is refused.
   app.removeAllContentTypeParsers();

@@ -375,7 +375,7 @@ function rawHttp(text: string | Buffer): Promise<string> {
 }
 
 describe("raw HTTP the door cannot route", () => {
-  async function expectRaw(what: string, text: string | Buffer, status: number, code: string) {
+  async function expectRaw(what: string, text: string | Buffer, status: number, code: string, operation = "HTTP") {
     const since = await dbNow();
     const answer = await rawHttp(text);
     const [head, body] = answer.split("\r\n\r\n") as [string, string];
@@ -387,7 +387,7 @@ describe("raw HTTP the door cannot route", () => {
     assert.doesNotMatch(body, /undefined/, what);
     const rows = await o.db.sql`select operatie, status, fout_code from app_private.aanroepen_zonder_org
                                 where tijdstip > ${since}::text::timestamptz order by tijdstip`;
-    assert.deepEqual(rows.map((x) => [x.operatie, x.status, x.fout_code]), [["HTTP", status, code]], `${what}: call log`);
+    assert.deepEqual(rows.map((x) => [x.operatie, x.status, x.fout_code]), [[operation, status, code]], `${what}: call log`);
     const alive = await request(o.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey: o.w.members.eigenaar.apiKey });
     assert.equal(alive.status, 200, `service still answers after ${what}`);
   }
@@ -397,6 +397,9 @@ describe("raw HTTP the door cannot route", () => {
       431, "headers_te_groot"));
   it("an unknown method: 400 ongeldig_verzoek", async () =>
     expectRaw("FOO", `FOO /api/v1/taken HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`, 400, "ongeldig_verzoek"));
+  it("CONNECT (a proxy request): 400 ongeldig_verzoek", async () =>
+    expectRaw("CONNECT", "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 400, "ongeldig_verzoek",
+      "CONNECT example.com:443"));
   it("malformed HTTP: 400 ongeldig_verzoek", async () => {
     for (const [what, text] of [
       ["garbage", "GARBAGE\r\n\r\n"],
@@ -405,6 +408,10 @@ describe("raw HTTP the door cannot route", () => {
       ["a bad Content-Length", `POST /api/v1/taak-toevoegen HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}`],
       ["two Content-Lengths", `POST /api/v1/taak-toevoegen HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
       ["a space in the path", `GET /api/v1/ta ken HTTP/1.1\r\nHost: x\r\n\r\n`],
+      ["a byte above ASCII in the path", Buffer.from("GET /api/v1/tak\xe9n HTTP/1.1\r\nHost: x\r\n\r\n", "latin1")],
+      ["a bad chunk size", `POST /api/v1/taak-toevoegen HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        "Transfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n"],
+      ["an HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"],
     ] as const) {
       await expectRaw(what, text, 400, "ongeldig_verzoek");
     }
