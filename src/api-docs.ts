@@ -45,17 +45,20 @@ export function openapi() {
       "200": { description: "Gelukt", content: { "application/json": { schema: { type: "object" } } } },
       default: { description: "Fout", content: { "application/json": { schema: { $ref: "#/components/schemas/Fout" } } } },
     };
+    const bodySchema = {
+      type: "object", additionalProperties: false,
+      required: params.filter(([, p]) => p.required).map(([n]) => n),
+      properties: Object.fromEntries(params.map(([n, p]) => [n, jsonSchema(p)])),
+    };
     paths[restPath(o)] = {
       [httpMethod(o).toLowerCase()]: {
         operationId: o.name,
         summary: o.description,
         ...(o.section ? { tags: [o.section] } : {}),
         ...(o.writes
-          ? { requestBody: { required: true, content: { "application/json": { schema: {
-              type: "object", additionalProperties: false,
-              required: params.filter(([, p]) => p.required).map(([n]) => n),
-              properties: Object.fromEntries(params.map(([n, p]) => [n, jsonSchema(p)])),
-            } } } } }
+          // A form body means the same as JSON (lists repeated or comma-separated, flags ja/nee).
+          ? { requestBody: { required: true, content: { "application/json": { schema: bodySchema },
+              "application/x-www-form-urlencoded": { schema: bodySchema } } } }
           : { parameters: params.map(([n, p]) => ({
               name: n, in: "query", required: p.required, description: p.description, schema: jsonSchema(p),
             })) }),

@@ -14,6 +14,11 @@ export const errorCodes = {
   te_groot: { status: 413, when: "De body is te groot." },
   te_veel_verzoeken: { status: 429, when: "Te veel verzoeken; Retry-After zegt wanneer het weer kan." },
   interne_fout: { status: 500, when: "Er ging iets onverwachts mis." },
+  // The HTTP door's own refusals (docs/decisions.md).
+  ongeldig_verzoek: { status: 400, when: "Het HTTP-verzoek zelf is misvormd (adres, escape, syntaxis)." },
+  methode_niet_toegestaan: { status: 405, when: "Het adres bestaat, maar niet met deze methode; Allow noemt de juiste." },
+  niet_ondersteund: { status: 415, when: "De body heeft een content type dat Koers niet leest." },
+  headers_te_groot: { status: 431, when: "De headers van het verzoek zijn te groot." },
 } as const satisfies Record<string, { status: number; when: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
