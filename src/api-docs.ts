@@ -1,13 +1,15 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
 import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
-import { jsonSchema } from "./parameters.ts";
+import { jsonSchema, type Param } from "./parameters.ts";
 
 // The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.
-function parameterList(o: Operation) {
-  return Object.entries(o.parameters).map(([name, p]) => ({
+function parameterList(parameters: Record<string, Param>): Record<string, unknown>[] {
+  return Object.entries(parameters).map(([name, p]) => ({
     naam: name, type: p.type, verplicht: p.required, toelichting: p.description,
     ...(p.values ? { waarden: p.values } : {}),
+    // A list of objects names the keys of its elements.
+    ...(p.elements ? { elementen: parameterList(p.elements) } : {}),
   }));
 }
 
@@ -21,7 +23,7 @@ export function index() {
     openapi: "/api/v1/openapi.json",
     endpoints: operations.map((o) => ({
       operatie: o.name, methode: httpMethod(o), pad: restPath(o), schrijft: o.writes, sectie: o.section,
-      beschrijving: o.description, parameters: parameterList(o),
+      beschrijving: o.description, parameters: parameterList(o.parameters),
     })),
   };
 }
