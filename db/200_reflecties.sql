@@ -84,7 +84,10 @@ $$;
 create function app_hidden.reflectie_laatste_periode(_org uuid, _soort text) returns text
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if not app_hidden.eigen_org(_org) then return null; end if;
+  if not app_hidden.eigen_org(_org) or not app_hidden.sectie_zichtbaar('reviews')
+     or app_hidden.mijn_recht('reflecties') = 'geen' then
+    return null;
+  end if;
   return (select r.periode from app.reflecties r
           where r.org_id = _org and r.soort = _soort
             and (r.ingediend_op is not null or r.energie is not null
