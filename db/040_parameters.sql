@@ -35,7 +35,16 @@ begin
   elsif jsonb_typeof(v) = 'null' then
     waarde := v;  -- text: null clears the value
     return;
-  elsif d.type = 'uuid' then
+  end if;
+  -- From a query string or a form, an object or a list of objects arrives as JSON text.
+  if jsonb_typeof(v) = 'string' and (d.type = 'object' or d.elementen is not null) then
+    begin
+      v := (v #>> '{}')::jsonb;
+    exception when others then
+      null;  -- not JSON: refused below as the wrong type
+    end;
+  end if;
+  if d.type = 'uuid' then
     if jsonb_typeof(v) <> 'string' or trim(v #>> '{}') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
       reden := 'moet een uuid zijn';
     else

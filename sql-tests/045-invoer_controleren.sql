@@ -1,7 +1,7 @@
 -- app_hidden.invoer_controleren: every call's input against the registry's rule for each
 -- parameter (app.operatie_parameters), normalised to the type the operation receives.
 begin;
-select plan(41);
+select plan(44);
 
 -- Both add an org_id (in capitals, to see it normalised) unless the input has its own.
 create function pg_temp.ok(_op text, _p jsonb) returns jsonb language sql as $$
@@ -87,6 +87,12 @@ select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie(jsonb_build_ar
 select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('"Bellen, Mailen"')),
   'actiepunten: actiepunten moet een lijst van objecten zijn met tekst, eigenaar_user_id, deadline; element 1 is geen object.',
   'comma-separated text is no list of objects');
+select is(pg_temp.ok('sessienotitie_schrijven', pg_temp.notitie('"[{\"tekst\": \"Bellen\"}]"')) -> 'actiepunten', '[{"tekst": "Bellen"}]',
+  'from a form, a list of objects as JSON text');
+select is(pg_temp.ok('strategie_bijwerken', '{"velden": "{\"bhag\": \"Groot\"}"}') -> 'velden', '{"bhag": "Groot"}',
+  'from a form, an object as JSON text');
+select is(pg_temp.fout('strategie_bijwerken', '{"velden": "{\"bhag\": "}'), 'velden: velden moet een object zijn.',
+  'text that is no JSON object is refused by name');
 -- An object's values are texts, trimmed.
 select is(pg_temp.ok('strategie_bijwerken', '{"velden": {"bhag": "  Groot  "}}') -> 'velden', '{"bhag": "Groot"}', 'object values are trimmed');
 -- Every parameter of every operation: a value of the wrong shape is refused naming it (or a
