@@ -1,10 +1,15 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
 import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
-import { jsonSchema, type Param } from "./parameters.ts";
+import { jsonSchema, type Param, type ParamType } from "./parameters.ts";
 
 // The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.
-function parameterList(parameters: Record<string, Param>): Record<string, unknown>[] {
+interface IndexParameter {
+  naam: string; type: ParamType; verplicht: boolean; toelichting: string;
+  waarden?: readonly string[]; elementen?: IndexParameter[];
+}
+
+function parameterList(parameters: Record<string, Param>): IndexParameter[] {
   return Object.entries(parameters).map(([name, p]) => ({
     naam: name, type: p.type, verplicht: p.required, toelichting: p.description,
     ...(p.values ? { waarden: p.values } : {}),
