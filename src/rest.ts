@@ -3,7 +3,7 @@
 // operation under RLS, applies the two-step rule and writes the call log. This layer only
 // parses HTTP.
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
+import { restOperations as operations, restPath, httpMethod, type Operation } from "./registry.ts";
 import type { ErrorBody } from "./parameters.ts";
 import { parseApiKey, bearerToken } from "./api-key.ts";
 import { index, openapi } from "./api-docs.ts";
