@@ -1,5 +1,5 @@
-// Starting Koers: a database (DATABASE_URL, or the embedded one), migrations, the REST door
-// and the workers. Nothing here keeps state between requests, so more instances scale out.
+// Starting Koers: a database (DATABASE_URL, or the embedded one), migrations, the REST door,
+// the AI connection (MCP, with its sign-in) and the workers. Nothing here keeps state between requests, so more instances scale out.
 import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
 import { readConfig, type Config } from "./config.ts";
@@ -7,6 +7,7 @@ import { startEmbedded, type EmbeddedDb } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
 import { doorUrl, connect, type Sql } from "./db/connection.ts";
 import { buildRestDoor } from "./rest.ts";
+import { mountMcp } from "./mcp/mount.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -37,7 +38,10 @@ export async function start(config: Config = readConfig(), log: (line: string) =
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
     doorSql = connect(config.doorDatabaseUrl ?? doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
+    let listening = "";
+    await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, allowedOrigins: config.allowedOrigins });
     const address = await app.listen({ host: config.host, port: config.port });
+    listening = address;
     if (config.worker) {
       worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
     }
