@@ -230,7 +230,8 @@ begin
     where x.id = v.id;
     return jsonb_build_object('fout', 'invalid_grant', 'bericht', 'Refresh token already used; the connection is revoked');
   end if;
-  if v.ingetrokken_op is not null or t.verloopt_op <= app_hidden.nu() or v.verloopt_op <= app_hidden.nu() then
+  if v.ingetrokken_op is not null or t.verloopt_op <= app_hidden.nu() or v.verloopt_op <= app_hidden.nu()
+     or not exists (select 1 from app.lidmaatschappen l where l.user_id = v.user_id and l.actief) then
     return jsonb_build_object('fout', 'invalid_grant', 'bericht', 'Refresh token revoked or expired; sign in again');
   end if;
   if _bron is not null and _bron <> v.bron then
@@ -248,7 +249,8 @@ end
 $$;
 
 -- An access token as the door checks it on every request to /mcp; null when unknown (or issued
--- for another resource: its hash covers the resource).
+-- for another resource: its hash covers the resource). It does not work for a person who is an
+-- active member nowhere (as in app_hidden.beller_mcp), nor can it be refreshed.
 create function app_hidden.mcp_token(_toegang bytea) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
@@ -256,7 +258,8 @@ begin
             'verbinding_id', v.id, 'user_id', v.user_id, 'client_id', v.client_id,
             'scopes', to_jsonb(v.scopes), 'bron', v.bron,
             'verloopt_op', extract(epoch from least(t.verloopt_op, v.verloopt_op))::bigint,
-            'geldig', v.ingetrokken_op is null and t.verloopt_op > app_hidden.nu() and v.verloopt_op > app_hidden.nu())
+            'geldig', v.ingetrokken_op is null and t.verloopt_op > app_hidden.nu() and v.verloopt_op > app_hidden.nu()
+                      and exists (select 1 from app.lidmaatschappen l where l.user_id = v.user_id and l.actief))
           from app_private.mcp_tokens t join app_private.mcp_verbindingen v on v.id = t.verbinding_id
           where t.hash = _toegang and t.soort = 'toegang');
 end
