@@ -2,6 +2,7 @@
 // who can sign in, a browser that fills in the sign-in and consent forms, and an OAuth client
 // provider for the MCP SDK's own clients (v1, the 2025 era; v2, the 2026-07-28 revision).
 import assert from "node:assert/strict";
+import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
 import { buildRestDoor } from "../src/rest.ts";
@@ -112,3 +113,62 @@ export class TestClientProvider {
 
 export type { World, Member, Role };
 export const sections = values("sectie");
+
+// The OAuth flow by hand, for tests that look at one step --------------------------------------
+
+export function pkce() {
+  const verifier = crypto.randomBytes(32).toString("base64url");
+  return { verifier, challenge: crypto.createHash("sha256").update(verifier).digest("base64url") };
+}
+
+export const REDIRECT = "http://127.0.0.1:8976/callback";
+
+export async function registerClient(baseUrl: string, metadata: Record<string, unknown> = {}) {
+  const r = await fetch(new URL("/oauth/register", baseUrl), { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_name: "Handmatig", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", ...metadata }) });
+  return { status: r.status, body: await r.json() as Record<string, any> };
+}
+
+export function authorizeUrl(baseUrl: string, p: Record<string, string | undefined>): URL {
+  const u = new URL("/oauth/authorize", baseUrl);
+  const all: Record<string, string | undefined> = { response_type: "code", redirect_uri: REDIRECT, code_challenge_method: "S256",
+    state: "toestand", resource: new URL("/mcp", baseUrl).href, ...p };
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) u.searchParams.set(k, v);
+  return u;
+}
+
+export async function tokenRequest(baseUrl: string, form: Record<string, string>) {
+  const r = await fetch(new URL("/oauth/token", baseUrl), { method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form) });
+  return { status: r.status, body: await r.json() as Record<string, any> };
+}
+
+export interface HandTokens { access_token: string; refresh_token: string; expires_in: number; client_id: string }
+
+/** Registration, authorization with PKCE, the forms, and the token request: a signed-in assistant. */
+export async function signInByHand(baseUrl: string, emailAddress: string): Promise<HandTokens> {
+  const client = await registerClient(baseUrl);
+  assert.equal(client.status, 201, JSON.stringify(client.body));
+  const { verifier, challenge } = pkce();
+  const { redirect } = await browserSignIn(authorizeUrl(baseUrl, { client_id: client.body.client_id, code_challenge: challenge }),
+    { email: emailAddress });
+  const t = await tokenRequest(baseUrl, { grant_type: "authorization_code", code: redirect.searchParams.get("code")!,
+    code_verifier: verifier, client_id: client.body.client_id, redirect_uri: REDIRECT, resource: new URL("/mcp", baseUrl).href });
+  assert.equal(t.status, 200, JSON.stringify(t.body));
+  return { ...(t.body as HandTokens), client_id: client.body.client_id };
+}
+
+/** One JSON-RPC request to /mcp as a 2025-era client sends it (stateless), answer parsed from JSON or SSE. */
+export async function rawMcp(mcpUrl: URL | string, message: Record<string, unknown>,
+  options: { token?: string; headers?: Record<string, string>; protocolVersion?: string } = {}) {
+  const r = await fetch(mcpUrl, { method: "POST", headers: {
+    "content-type": "application/json", accept: "application/json, text/event-stream",
+    "mcp-protocol-version": options.protocolVersion ?? "2025-06-18",
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers,
+  }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }) });
+  const text = await r.text();
+  const json = (r.headers.get("content-type") ?? "").includes("text/event-stream")
+    ? JSON.parse(text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).pop() ?? "null")
+    : text ? JSON.parse(text) : null;
+  return { status: r.status, body: json, headers: r.headers };
+}
