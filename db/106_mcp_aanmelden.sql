@@ -143,13 +143,14 @@ begin
 end
 $$;
 
--- The PKCE challenge of a code still valid for this client; null otherwise.
+-- The PKCE challenge of a code still valid for this client; null otherwise. A code already
+-- used still answers, so that its second use (with the right verifier) reaches the exchange,
+-- which revokes what the first gave.
 create function app_hidden.mcp_code_challenge(_code bytea, _client_id text) returns text
 language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select c.code_challenge from app_private.mcp_codes c
-          where c.hash = _code and c.client_id = _client_id and c.verbinding_id is null
-            and c.geldig_tot > app_hidden.nu());
+          where c.hash = _code and c.client_id = _client_id and c.geldig_tot > app_hidden.nu());
 end
 $$;
 

@@ -229,6 +229,7 @@ export class KoersOAuthProvider implements OAuthServerProvider {
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
     const t = request.token;
     if (!isAccessToken(t) && !isRefreshToken(t)) return;
-    await this.sql`select app_hidden.mcp_intrekken(${[sha256(t), accessTokenHash(this.address.resource, t)]}::bytea[], ${client.client_id})`;
+    await this.sql`select app_hidden.mcp_intrekken(array[${sha256(t)}::bytea, ${accessTokenHash(this.address.resource, t)}::bytea],
+      ${client.client_id})`;
   }
 }
