@@ -42,6 +42,11 @@ export async function start(config: Config = readConfig(), log: (line: string) =
     await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, allowedOrigins: config.allowedOrigins });
     const address = await app.listen({ host: config.host, port: config.port });
     listening = address;
+    const mcp = new URL("/mcp", config.publicUrl ?? address);
+    log(`AI connection (MCP) at ${mcp.href}`);
+    if (mcp.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(mcp.hostname)) {
+      log("warning: KOERS_PUBLIC_URL is not https; assistants will not sign in over plain http");
+    }
     if (config.worker) {
       worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
     }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { makeWorld, testDatabase, type TestDb, type World } from "./helpers.ts";
+import { readConfig } from "../src/config.ts";
 import {
   aiDoorOn, authorizeUrl, browserSignIn, email, field, pkce, rawMcp, registerClient, REDIRECT, signInByHand, startKoersMcp,
   tokenRequest, type KoersMcp,
@@ -172,6 +173,15 @@ describe("refresh tokens", () => {
     assert.equal(v!.reden_intrekking, "hergebruik");
   });
 
+  it("two refreshes with one token at once: one pair is issued, the reuse ends the family, nothing fails", async () => {
+    const t = await signInByHand(koers.baseUrl, owner);
+    const both = await Promise.all([1, 2].map(() =>
+      tokenRequest(koers.baseUrl, { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: t.client_id })));
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 400]);
+    const issued = both.find((r) => r.status === 200)!;
+    assert.equal((await tools(issued.body.access_token)).status, 401);
+  });
+
   it("belong to their client", async () => {
     const t = await signInByHand(koers.baseUrl, owner);
     const stranger = await registerClient(koers.baseUrl);
@@ -233,6 +243,16 @@ describe("authorization requests", () => {
     const again = await tokenRequest(koers.baseUrl, { ...base, code_verifier: verifier });
     assert.deepEqual([again.status, again.body.error], [400, "invalid_grant"]);
     assert.equal((await tools(ok.body.access_token)).status, 401, "the tokens of a replayed code are revoked");
+  });
+
+  it("two exchanges of one code at once: one gets tokens, the other nothing, and the replay revokes them", async () => {
+    const { verifier, challenge } = pkce();
+    const { redirect } = await browserSignIn(authorizeUrl(koers.baseUrl, { client_id: clientId, code_challenge: challenge }), { email: owner });
+    const form = { grant_type: "authorization_code", code: redirect.searchParams.get("code")!, code_verifier: verifier,
+      client_id: clientId, redirect_uri: REDIRECT };
+    const both = await Promise.all([tokenRequest(koers.baseUrl, form), tokenRequest(koers.baseUrl, form)]);
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 400]);
+    assert.equal((await tools(both.find((r) => r.status === 200)!.body.access_token)).status, 401);
   });
 
   it("a code expires after 5 minutes", async () => {
@@ -412,3 +432,41 @@ describe("origins (DNS rebinding)", () => {
     }
   });
 });
+
+describe("the transport", () => {
+  it("answers a body that is too large or not JSON with a fout, before the MCP layer", async () => {
+    const t = await signInByHand(koers.baseUrl, owner);
+    const small = await startKoersMcp(db.url, { now: NOW, publicUrl: koers.baseUrl, bodyLimit: 1024 });
+    try {
+      const big = await rawMcp(small.mcpUrl, { method: "tools/call", params: { name: "team", arguments: { x: "y".repeat(2000) } } },
+        { token: t.access_token });
+      assert.deepEqual([big.status, big.body.fout.code], [413, "te_groot"]);
+      const broken = await fetch(small.mcpUrl, { method: "POST", body: "{niet json",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${t.access_token}` } });
+      assert.deepEqual([broken.status, ((await broken.json()) as { fout: { code: string } }).fout.code], [400, "ongeldige_parameters"]);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it("answers an unknown tool with onbekend_endpoint, logged", async () => {
+    const t = await signInByHand(koers.baseUrl, owner);
+    const r = await rawMcp(koers.mcpUrl, { method: "tools/call", params: { name: "bestaat_niet", arguments: { org_id: w.org } } },
+      { token: t.access_token });
+    assert.equal(r.body.result.isError, true);
+    assert.equal(r.body.result.structuredContent.fout.code, "onbekend_endpoint");
+    const [log] = await db.sql`select status, fout_code from app_private.aanroepen where org_id = ${w.org} and door = 'mcp'
+      and operatie = 'bestaat_niet'`;
+    assert.deepEqual([log!.status, log!.fout_code], [404, "onbekend_endpoint"]);
+  });
+
+  it("takes its public address and allowed origins as origins only", () => {
+    assert.equal(readConfig({ KOERS_PUBLIC_URL: "https://koers.example.com/" }).publicUrl, "https://koers.example.com");
+    assert.deepEqual(readConfig({ KOERS_ALLOWED_ORIGINS: "https://a.example, http://localhost:5173" }).allowedOrigins,
+      ["https://a.example", "http://localhost:5173"]);
+    for (const bad of ["https://koers.example.com/koers", "koers.example.com", "ftp://koers.example.com", "https://u:p@koers.example.com"]) {
+      assert.throws(() => readConfig({ KOERS_PUBLIC_URL: bad }), /KOERS_PUBLIC_URL must be/);
+    }
+  });
+});
+
