@@ -16,9 +16,8 @@ import { callDoor } from "../rest.ts";
 import type { ErrorBody } from "../parameters.ts";
 import type { Sql } from "../db/connection.ts";
 import { tools, instructions } from "./tools.ts";
+import pkg from "../../package.json" with { type: "json" };
 import type { KoersOAuthProvider, PublicAddress } from "../oauth/provider.ts";
-
-const VERSION = "0.1.0";
 
 export interface McpDoorOptions {
   provider: KoersOAuthProvider;
@@ -29,7 +28,7 @@ export interface McpDoorOptions {
 
 /** One MCP server per request; the tools are the registry's, every call goes to api.aanroep. */
 function buildServer(sql: Sql): Server {
-  const server = new Server({ name: "koers", title: "Koers", version: VERSION }, { capabilities: { tools: {} }, instructions });
+  const server = new Server({ name: "koers", title: "Koers", version: pkg.version }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler("tools/list", async () => ({ tools: tools as never }));
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const credential = ctx.http?.authInfo?.extra?.credential as Buffer | undefined;
@@ -78,14 +77,16 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
   async function refuse(req: FastifyRequest, reply: FastifyReply, status: number, fout: ErrorBody,
                         wwwAuthenticate: string | null, credential: Buffer | null) {
     const body = req.body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
-    let answer: { status: number; body: unknown } = { status, body: { fout } };
+    let answer = fout;
     if (status === 401 && body?.method === "tools/call" && typeof body.params?.name === "string") {
+      // The database decides the code (and logs it); the message is the AI door's.
       const logged = await callDoor(sql, "mcp", credential, body.params.name, body.params.arguments ?? {}, null);
-      if (logged.status === 401) answer = logged;
+      const code = (logged.body as { fout?: ErrorBody }).fout?.code;
+      if (logged.status === 401 && code && UNAUTHORIZED[code]) answer = { code, bericht: UNAUTHORIZED[code].bericht };
     }
-    reply.code(answer.status).headers({ ...corsHeaders(req), "cache-control": "no-store" });
+    reply.code(status).headers({ ...corsHeaders(req), "cache-control": "no-store" });
     if (wwwAuthenticate) reply.header("www-authenticate", wwwAuthenticate);
-    return reply.send(answer.body);
+    return reply.send({ fout: answer });
   }
 
   await app.register(async (scope) => {
