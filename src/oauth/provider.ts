@@ -36,7 +36,7 @@ export const PAGE_HEADERS: Record<string, string> = {
 export function normaliseResource(url: URL | string): string {
   const u = new URL(url);
   u.hash = "";
-  return u.href.endsWith("/") && u.pathname !== "/" ? u.href.slice(0, -1) : u.href.replace(/\/$/, "");
+  return u.href.replace(/\/$/, "");
 }
 
 export function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -75,10 +75,6 @@ function checkedMetadata(m: Record<string, unknown>): Record<string, unknown> {
   for (const u of uris) {
     const problem = redirectProblem(u as string);
     if (problem) throw new InvalidClientMetadataError(`redirect_uris: ${problem}`);
-  }
-  const method = m.token_endpoint_auth_method;
-  if (method !== undefined && method !== "none" && typeof method !== "string") {
-    throw new InvalidClientMetadataError("token_endpoint_auth_method must be text");
   }
   const text = (k: string, max: number) => {
     const v = m[k];
