@@ -50,6 +50,7 @@ begin
   if _sleutel is not null then
     case _door
       when 'rest' then select * into k from app_hidden.beller_rest(_sleutel, gevraagd_id);
+      when 'mcp' then select * into k from app_hidden.beller_mcp(_sleutel, gevraagd_id);
       else null;
     end case;
     s.org_id := k.org_id;

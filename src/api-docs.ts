@@ -1,6 +1,6 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
-import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
+import { restOperations as operations, restPath, httpMethod, type Operation } from "./registry.ts";
 import { jsonSchema, type Param, type ParamType } from "./parameters.ts";
 
 // The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.

@@ -1,14 +1,14 @@
 // The `koers` command line: running the service and the worker, and what the interface says
 // happens "in the app" (organisations, people, keys, door switches, section releases, the log).
 // Every command takes --json for scripts; errors go to stderr with a non-zero exit.
-import crypto from "node:crypto";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { readConfig } from "./config.ts";
 import { database } from "./server.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
+import { hashPassword } from "./oauth/password.ts";
 import { values } from "./choices.ts";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
@@ -25,6 +25,8 @@ Usage:
   koers section release|withdraw --org O SECTION...
                                                 sections: ${values("sectie").join(" ")}
   koers log --org O [--limit N]
+  koers mcp tokens --org O --user U             the person's connected AI assistants
+  koers mcp intrekken --id T                    revokes one (its next call answers 401)
   koers taak klaar --org O --nummer N [--user U]          tick a task off
   koers prioriteit afronden --org O --id P [--user U]     complete a priority
   koers kpi doel --org O --kpi K --kwartaal Q3-2026 --doel N
@@ -70,12 +72,6 @@ function uuidOption(v: Values, name: keyof Values): string {
   const value = requireOption(v, name);
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new UsageError(`--${name} must be an id (uuid)`);
   return value;
-}
-
-async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.randomBytes(16);
-  const derived = (await promisify(crypto.scrypt)(password, salt, 32)) as Buffer;
-  return `scrypt$16384$8$1$${salt.toString("base64url")}$${derived.toString("base64url")}`;
 }
 
 type Db = postgres.Sql;
@@ -181,6 +177,24 @@ async function runCommand(args: string[]): Promise<void> {
       print(json, rows, rows.map((r) =>
         `${new Date(r.tijdstip).toISOString()}  ${r.door.padEnd(4)} ${String(r.status).padEnd(3)} ` +
         `${(r.fout_code ?? "").padEnd(22)} ${r.operatie}  ${r.duur_ms ?? ""} ms`).join("\n") || "(no calls)");
+      return;
+    }
+    case "mcp tokens": {
+      const [org, user] = [requireOption(v, "org"), requireOption(v, "user")];
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select beheer.mcp_verbindingen(beheer.lid(beheer.org(${org}), ${user})) as r`)[0]!.r) as
+        { id: string; assistent: string; redirect_uri: string; aangemaakt_op: string; vernieuwd_op: string | null;
+          verloopt_op: string; actief: boolean; reden_intrekking: string | null }[];
+      print(json, rows, rows.map((r) =>
+        `${r.id}  ${r.actief ? "active " : r.reden_intrekking ? "revoked" : "expired"}  ${r.assistent}  ${r.redirect_uri}  ` +
+        `connected ${new Date(r.aangemaakt_op).toISOString()}` +
+        (r.vernieuwd_op ? `, last refreshed ${new Date(r.vernieuwd_op).toISOString()}` : "")).join("\n") || "(no connected assistants)");
+      return;
+    }
+    case "mcp intrekken": {
+      const id = uuidOption(v, "id");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.mcp_verbinding_intrekken(${id}) as r`)[0]!.r);
+      print(json, r, `connection ${r.id} revoked`);
       return;
     }
     case "taak klaar": {

@@ -9,6 +9,7 @@ export const errorCodes = {
   onderdeel_uit: { status: 403, when: "Het onderdeel is niet vrijgegeven door een eigenaar." },
   rol_mag_niet: { status: 403, when: "De rol van de aanroeper mag dit niet, of de module staat uit." },
   alleen_lezen: { status: 403, when: "De koppeling staat op alleen lezen en de operatie schrijft." },
+  herkomst_geweigerd: { status: 403, when: "Het verzoek komt van een webpagina (Origin) die de AI-koppeling niet mag gebruiken." },
   ongeldige_parameters: { status: 400, when: "Een parameter ontbreekt, heeft de verkeerde vorm of bestaat niet; parameter noemt welke." },
   onbekend_endpoint: { status: 404, when: "Het adres bestaat niet; de index op /api/v1 noemt de endpoints." },
   te_groot: { status: 413, when: "De body is te groot." },

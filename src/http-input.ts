@@ -61,7 +61,7 @@ function findUnstorable(v: unknown): string | null {
 }
 
 /** Checks every parameter name and value of an object; the first that cannot be stored is refused by name. */
-function checkStorable(input: Record<string, unknown>): Input {
+export function checkStorable(input: Record<string, unknown>): Input {
   for (const [name, value] of Object.entries(input)) {
     if (UNSTORABLE.test(name)) {
       return invalid(displayName(name), `De parameternaam ${displayName(name)} bevat ${whatIsWrong(name)}. ` +
@@ -118,7 +118,7 @@ export function readQueryString(text: string): Input {
  * or later step can exhaust a stack. Returns null, or the top-level key under which it is too
  * deep ("" when the body itself is).
  */
-function tooDeep(text: string): { key: string | null } | null {
+export function tooDeep(text: string): { key: string | null } | null {
   let depth = 0;
   let inString = false;
   let stringStart = 0;

@@ -27,6 +27,10 @@ export interface Operation {
   twoStep?: boolean;
   /** Only on the AI connection (organisaties). */
   onlyMcp?: boolean;
+  /** A short title (the MCP tool's title); without one, the name with spaces. */
+  title?: string;
+  /** A write that changes or removes what exists, not only adds (MCP destructiveHint). */
+  destructive?: boolean;
 }
 
 const DATE = { pattern: /^\d{4}-\d{2}-\d{2}$/, explanation: "moet een datum zijn als jjjj-mm-dd" };
@@ -42,6 +46,7 @@ const QUARTER = { pattern: /^Q[1-4]-\d{4}$/, explanation: "moet een kwartaal zij
 const definitions: Operation[] = [
   {
     name: "wie_ben_ik",
+    title: "Wie ben ik",
     writes: false,
     section: null,
     module: "koppeling",
@@ -51,7 +56,21 @@ const definitions: Operation[] = [
     parameters: {},
   },
   {
+    name: "organisaties",
+    title: "Organisaties",
+    writes: false,
+    section: null,
+    module: "koppeling",
+    rights: { lid: "alles", coach: "alles" },
+    requiresOrg: false,
+    onlyMcp: true,
+    description: "De organisaties waar jij lid bent en de AI-koppeling aan staat: org_id, naam, je rol, de " +
+      "vrijgegeven onderdelen en of de koppeling op alleen lezen staat. Elke andere tool vraagt een org_id uit deze lijst.",
+    parameters: {},
+  },
+  {
     name: "team",
+    title: "Team en processen",
     writes: false,
     section: "team",
     module: "team",
@@ -62,6 +81,7 @@ const definitions: Operation[] = [
   },
   {
     name: "prioriteiten",
+    title: "Prioriteiten (rocks en OKR's)",
     writes: false,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -76,6 +96,7 @@ const definitions: Operation[] = [
   },
   {
     name: "kpi_scorebord",
+    title: "KPI-scorebord",
     writes: false,
     section: "kpis",
     module: "kpis",
@@ -89,6 +110,7 @@ const definitions: Operation[] = [
   },
   {
     name: "weektaken",
+    title: "Weekbord",
     writes: false,
     section: "weektaken",
     module: "weektaken",
@@ -98,6 +120,7 @@ const definitions: Operation[] = [
   },
   {
     name: "taken",
+    title: "Taken",
     writes: false,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -116,6 +139,7 @@ const definitions: Operation[] = [
   },
   {
     name: "projecten",
+    title: "Projecten",
     writes: false,
     section: "prioriteiten",
     module: "projecten",
@@ -125,6 +149,7 @@ const definitions: Operation[] = [
   },
   {
     name: "taak_geschiedenis",
+    title: "Geschiedenis van een taak",
     writes: false,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -134,6 +159,7 @@ const definitions: Operation[] = [
   },
   {
     name: "prioriteit_aanmaken",
+    title: "Prioriteit aanmaken",
     writes: true,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -151,6 +177,8 @@ const definitions: Operation[] = [
   },
   {
     name: "kpi_meting_invoeren",
+    title: "KPI-meting invoeren",
+    destructive: true,
     writes: true,
     section: "kpis",
     module: "kpis",
@@ -168,6 +196,7 @@ const definitions: Operation[] = [
   },
   {
     name: "taak_toevoegen",
+    title: "Taak toevoegen",
     writes: true,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -190,6 +219,7 @@ const definitions: Operation[] = [
   },
   {
     name: "kpi_aanmaken",
+    title: "KPI aanmaken",
     writes: true,
     section: "kpis",
     module: "kpis",
@@ -206,6 +236,7 @@ const definitions: Operation[] = [
   },
   {
     name: "weektaak_toevoegen",
+    title: "Weektaak toevoegen",
     writes: true,
     section: "weektaken",
     module: "weektaken",
@@ -220,6 +251,8 @@ const definitions: Operation[] = [
   },
   {
     name: "dagprioriteiten_zetten",
+    title: "Dagprioriteiten zetten",
+    destructive: true,
     writes: true,
     section: "weektaken",
     module: "weektaken",
@@ -234,6 +267,8 @@ const definitions: Operation[] = [
   },
   {
     name: "taak_bijwerken",
+    title: "Taak bijwerken",
+    destructive: true,
     writes: true,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -256,6 +291,7 @@ const definitions: Operation[] = [
   },
   {
     name: "project_aanmaken",
+    title: "Project aanmaken",
     writes: true,
     section: "prioriteiten",
     module: "projecten",
@@ -388,6 +424,10 @@ function withCommonParameters(o: Operation): Operation {
 }
 
 export const operations: readonly Operation[] = definitions.map(withCommonParameters);
+
+/** The operations each door serves: organisaties only on the AI connection. */
+export const restOperations: readonly Operation[] = operations.filter((o) => !o.onlyMcp);
+export const mcpOperations: readonly Operation[] = operations;
 
 /** The REST path of an operation: its name with dashes. */
 export function restPath(o: Operation): string {

@@ -8,7 +8,7 @@
 // every refusal is logged through api.aanroep where a request could be read at all.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Socket } from "node:net";
-import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
+import { restOperations as operations, restPath, httpMethod, type Operation } from "./registry.ts";
 import type { ErrorBody } from "./parameters.ts";
 import { readInput, displayName, type RawBody } from "./http-input.ts";
 import { parseApiKey, bearerToken } from "./api-key.ts";

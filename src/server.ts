@@ -1,5 +1,5 @@
-// Starting Koers: a database (DATABASE_URL, or the embedded one), migrations, the REST door
-// and the workers. Nothing here keeps state between requests, so more instances scale out.
+// Starting Koers: a database (DATABASE_URL, or the embedded one), migrations, the REST door,
+// the AI connection (MCP, with its sign-in) and the workers. Nothing here keeps state between requests, so more instances scale out.
 import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
 import { readConfig, type Config } from "./config.ts";
@@ -7,6 +7,7 @@ import { startEmbedded, type EmbeddedDb, type Use } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
 import { checkConnection, doorUrl, connect, type Sql } from "./db/connection.ts";
 import { buildRestDoor } from "./rest.ts";
+import { mountMcp } from "./mcp/mount.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -53,7 +54,15 @@ export async function start(config: Config = readConfig(), log: (line: string) =
     if (config.doorDatabaseUrl) await checkConnection(config.doorDatabaseUrl, "KOERS_DOOR_DATABASE_URL");
     doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
+    let listening = "";
+    await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, allowedOrigins: config.allowedOrigins });
     const address = await app.listen({ host: config.host, port: config.port }).catch((e) => { throw listenError(e, config); });
+    listening = address;
+    const mcp = new URL("/mcp", config.publicUrl ?? address);
+    log(`AI connection (MCP) at ${mcp.href}`);
+    if (mcp.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(mcp.hostname)) {
+      log("warning: KOERS_PUBLIC_URL is not https; assistants will not sign in over plain http");
+    }
     if (config.worker) {
       worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
     }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { lastCall, lastCallWithoutOrg, makeWorld, request, startKoers, testDatabase,
   type Koers, type TestDb, type World } from "./helpers.ts";
 import { createApiKey } from "../src/api-key.ts";
-import { operations, restPath } from "../src/registry.ts";
+import { restOperations as operations, restPath } from "../src/registry.ts";
 
 let db: TestDb, koers: Koers, w: World;
 before(async () => {
