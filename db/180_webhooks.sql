@@ -74,42 +74,47 @@ $$;
 create trigger _900_gebeurtenis after insert or update of ingediend_op on app.reflecties
   for each row execute function app_hidden.tg_reflecties__gebeurtenis();
 
--- What a message may carry (interface, content restrictions): titles, statuses and ids, per
--- event kind. Whatever else a trigger records (a figure, a description) is left out here, so
--- the rule holds for every event, also one recorded before this rule changed.
-create function app_hidden.json_alleen(_obj jsonb, _sleutels text[]) returns jsonb
+-- A team as a message shows it: id and name, or null (company-wide).
+create function app_hidden.webhook_team(t jsonb) returns jsonb
 language sql immutable parallel safe as $$
-  select case when jsonb_typeof(_obj) = 'object'
-    then coalesce((select jsonb_object_agg(e.key, e.value) from jsonb_each(_obj) e where e.key = any (_sleutels)), '{}')
-  end
+  select case when jsonb_typeof(t) = 'object' then jsonb_build_object('id', t -> 'id', 'naam', t -> 'naam') else 'null'::jsonb end
 $$;
 
+-- What a message may carry (interface, content restrictions): titles, statuses and ids, per
+-- event kind, each key named here. Whatever else a trigger records (a figure, a description)
+-- is left out, so the rule holds for every event, also one recorded before this rule changed.
 create function app_hidden.webhook_gegevens(_soort text, g jsonb) returns jsonb
 language plpgsql immutable set search_path = '' as $$
 declare
-  team jsonb := case when g ? 'team' then jsonb_build_object('team', app_hidden.json_alleen(g -> 'team', array['id', 'naam']))
-                     else '{}' end;
+  team jsonb := case when g ? 'team' then jsonb_build_object('team', app_hidden.webhook_team(g -> 'team')) else '{}' end;
+  t jsonb := g -> 'taak';
+  o jsonb := g -> 'onderdeel';
+  p jsonb := g -> 'prioriteit';
+  k jsonb := g -> 'kpi';
 begin
   case
     when _soort in ('taak.aangemaakt', 'taak.gewijzigd', 'taak.klaar') then
       return jsonb_build_object(
-        'taak', app_hidden.json_alleen(g -> 'taak', array['id', 'nummer', 'titel', 'klaar', 'status', 'deadline', 'eigenaar_id']),
-        'onderdeel', case when jsonb_typeof(g -> 'onderdeel') = 'object' then
-          app_hidden.json_alleen(g -> 'onderdeel', array['id', 'titel', 'soort'])
-          || case when g -> 'onderdeel' ? 'team' then jsonb_build_object('team',
-               app_hidden.json_alleen(g -> 'onderdeel' -> 'team', array['id', 'naam'])) else '{}' end
+        'taak', jsonb_build_object('id', t -> 'id', 'nummer', t -> 'nummer', 'titel', t -> 'titel', 'klaar', t -> 'klaar',
+                                   'status', t -> 'status', 'deadline', t -> 'deadline', 'eigenaar_id', t -> 'eigenaar_id'),
+        'onderdeel', case when jsonb_typeof(o) = 'object' then
+          jsonb_build_object('id', o -> 'id', 'titel', o -> 'titel', 'soort', o -> 'soort')
+          || case when o ? 'team' then jsonb_build_object('team', app_hidden.webhook_team(o -> 'team')) else '{}' end
         end);
     when _soort in ('prioriteit.aangemaakt', 'prioriteit.afgerond') then
-      return jsonb_build_object('prioriteit', app_hidden.json_alleen(g -> 'prioriteit',
-        array['id', 'titel', 'soort', 'kwartaal', 'deadline', 'eigenaar_id', 'afgerond'])) || team;
+      return jsonb_build_object('prioriteit', jsonb_build_object('id', p -> 'id', 'titel', p -> 'titel', 'soort', p -> 'soort',
+        'kwartaal', p -> 'kwartaal', 'deadline', p -> 'deadline', 'eigenaar_id', p -> 'eigenaar_id', 'afgerond', p -> 'afgerond'))
+        || team;
     when _soort = 'kpi.rood' then
       return jsonb_build_object(
-        'kpi', app_hidden.json_alleen(g -> 'kpi', array['id', 'naam', 'eigenaar_id', 'meetsoort', 'cadans']),
+        'kpi', jsonb_build_object('id', k -> 'id', 'naam', k -> 'naam', 'eigenaar_id', k -> 'eigenaar_id',
+                                  'meetsoort', k -> 'meetsoort', 'cadans', k -> 'cadans'),
         'periode', g -> 'meting' -> 'periode', 'kwartaal', g -> 'kwartaal', 'stoplicht', g -> 'stoplicht') || team;
     when _soort = 'reflectie.ingediend' then
-      return jsonb_build_object('reflectie', app_hidden.json_alleen(g -> 'reflectie', array['id', 'user_id', 'soort', 'periode']));
+      return jsonb_build_object('reflectie', jsonb_build_object('id', g -> 'reflectie' -> 'id',
+        'user_id', g -> 'reflectie' -> 'user_id', 'soort', g -> 'reflectie' -> 'soort', 'periode', g -> 'reflectie' -> 'periode'));
     when _soort = 'webhook.test' then
-      return jsonb_build_object('webhook', app_hidden.json_alleen(g -> 'webhook', array['id', 'naam']));
+      return jsonb_build_object('webhook', jsonb_build_object('id', g -> 'webhook' -> 'id', 'naam', g -> 'webhook' -> 'naam'));
     else
       return '{}';
   end case;
@@ -365,13 +370,23 @@ language sql stable as $$
                    and l.classid = 1265591666::oid and l.objid = _slot::oid)
 $$;
 
--- Attempts under way on a worker process that died (kill -9, a crash, a lost machine): the
--- attempt is recorded as interrupted (it counts as no failure) and graphile-worker's locks of
--- that process are released, so its jobs run again at once, here or on another worker.
+-- A worker process registers its graphile-worker pools under its liveness slot before they
+-- lock any job.
+create function beheer.werker_aanmelden(_pool text, _slot integer) returns void
+language sql volatile as $$
+  insert into app_private.werkers (pool, slot) values (_pool, _slot)
+  on conflict (pool) do update set slot = excluded.slot
+$$;
+
+-- A worker process that died (kill -9, a crash, a lost machine): its attempts under way are
+-- recorded as interrupted (they count as no failure) and graphile-worker's locks of its pools
+-- are released, so its jobs run again at once, here or on another worker, instead of after
+-- graphile-worker's four hours. Returns the number of interrupted attempts.
 create function beheer.webhook_onderbroken_herstellen() returns integer
 language plpgsql volatile set search_path = '' as $$
 declare
   pools text[];
+  onderbroken integer;
 begin
   with dood as (
     select a.org_id, a.id, a.werker_pool from app_private.webhook_afleveringen a
@@ -383,11 +398,15 @@ begin
     from dood where a.org_id = dood.org_id and a.id = dood.id
     returning dood.werker_pool
   )
-  select array_agg(distinct werker_pool) into pools from afgesloten;
-  if pools is not null then
+  select array_agg(distinct werker_pool), count(*) into pools, onderbroken from afgesloten;
+  with weg as (
+    delete from app_private.werkers w where not beheer.werker_leeft(w.slot) returning w.pool
+  )
+  select array(select unnest(pools) union select pool from weg) into pools;
+  if cardinality(pools) > 0 then
     perform graphile_worker.force_unlock_workers(pools);
   end if;
-  return coalesce(cardinality(pools), 0);
+  return onderbroken;
 end
 $$;
 
@@ -509,6 +528,39 @@ begin
   end if;
   return jsonb_build_object('gelukt', false, 'uitgezet', uitgezet, 'webhook_id', w.id,
                             'opeenvolgende_fouten', w.opeenvolgende_fouten, 'volgende_poging_op', volgende);
+end
+$$;
+
+-- The same for the attempts that begin or end at the same moment in one worker process, in one
+-- statement (a burst costs a round trip per batch, not two per message). Items are taken in
+-- the order of their webhook, so two batches never wait for each other's locks in a circle;
+-- the results come back in the order of the items.
+create function beheer.webhook_afleveringen_begin(_items jsonb) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare
+  resultaten jsonb[] := array_fill(null::jsonb, array[jsonb_array_length(_items)]);
+  i record;
+begin
+  for i in select x.value, x.n from jsonb_array_elements(_items) with ordinality x(value, n) order by x.value ->> 'bericht' loop
+    resultaten[i.n] := beheer.webhook_aflevering_begin((i.value ->> 'org')::uuid, (i.value ->> 'bericht')::uuid,
+                                                       (i.value ->> 'slot')::integer, i.value ->> 'pool');
+  end loop;
+  return to_jsonb(resultaten);
+end
+$$;
+
+create function beheer.webhook_afleveringen_einde(_items jsonb) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare
+  resultaten jsonb[] := array_fill(null::jsonb, array[jsonb_array_length(_items)]);
+  i record;
+begin
+  for i in select x.value, x.n from jsonb_array_elements(_items) with ordinality x(value, n)
+           order by x.value ->> 'webhook', x.value ->> 'aflevering' loop
+    resultaten[i.n] := beheer.webhook_aflevering_einde((i.value ->> 'org')::uuid, (i.value ->> 'aflevering')::uuid,
+      (i.value ->> 'status')::integer, i.value ->> 'fout', (i.value ->> 'duur_ms')::numeric);
+  end loop;
+  return to_jsonb(resultaten);
 end
 $$;
 

@@ -31,7 +31,17 @@ create index webhook_afleveringen_bewaren on app_private.webhook_afleveringen (t
 
 create index meldingen_user on app.meldingen (org_id, user_id, aangemaakt_op desc);
 
+-- The graphile-worker pools of the running worker processes, each with its process's liveness
+-- slot: the jobs a dead process had locked (running, or waiting in its local queue) are
+-- released as soon as its slot is free.
+create table app_private.werkers (
+  pool text primary key,
+  slot integer not null
+);
+create index werkers_slot on app_private.werkers (slot);
+
 -- Down Migration
+drop table app_private.werkers;
 drop index app.meldingen_user;
 drop index app_private.webhook_afleveringen_bewaren;
 drop index app_private.webhook_afleveringen_onderweg;

@@ -6,14 +6,15 @@
 // a pool of workers of their own (KOERS_WEBHOOK_CONCURRENCY) and never hold up the other
 // tasks. New jobs reach the workers by LISTEN/NOTIFY at once; the poll interval only matters
 // for jobs that become due later (a retry).
+import { EventEmitter } from "node:events";
 import pg from "pg";
-import { run, parseCrontab, type Runner, type TaskList } from "graphile-worker";
+import { consoleLogFactory, Logger, run, parseCrontab, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import { trimLogs, type Retention } from "./tasks/trim_logs.ts";
 import { trimWebhookLog } from "./tasks/trim_webhook_log.ts";
 import { deliverWebhook } from "./tasks/deliver_webhook.ts";
 import { addressPolicy, type AddressPolicy } from "./webhooks/address.ts";
 import { closeConnections } from "./webhooks/deliver.ts";
-import { startLiveness } from "./webhooks/liveness.ts";
+import { startLiveness, type Liveness } from "./webhooks/liveness.ts";
 
 export interface WebhookWorkerOptions {
   /** Deliveries under way at once (KOERS_WEBHOOK_CONCURRENCY, default 32). */
@@ -72,6 +73,39 @@ function pool(adminUrl: string, max: number, now: string | null, log: (line: str
   return p;
 }
 
+/**
+ * From the moment graphile-worker creates its worker pool, the connections of `p` wait until
+ * that pool is registered under this process's liveness slot: no job is ever locked by a pool
+ * that the sweep of a dead worker could not release.
+ */
+function registerPool(p: pg.Pool, liveness: Liveness, log: (line: string) => void): WorkerEvents {
+  const events = new EventEmitter() as WorkerEvents;
+  let gate: Promise<void> | null = null;
+  const connect = p.connect.bind(p) as (cb?: unknown) => unknown;
+  (p as { connect: unknown }).connect = (cb?: (e: Error | undefined, ...rest: unknown[]) => void) => {
+    if (!gate) return connect(cb);
+    if (cb) {
+      void gate.then(() => connect(cb), (e: Error) => cb(e));
+      return undefined;
+    }
+    return gate.then(() => connect());
+  };
+  events.on("pool:create", ({ workerPool }) => {
+    gate = liveness.register(workerPool.id).catch((e: Error) => log(`could not register worker pool ${workerPool.id}: ${e.message}`));
+  });
+  return events;
+}
+
+// One line per delivered job would be noise at a thousand deliveries a second; failures,
+// switch-offs and graphile-worker's warnings and errors are logged.
+const deliveryLogger = new Logger((scope) => {
+  const log = consoleLogFactory(scope);
+  return (level, message) => {
+    if (level === "info" && message.startsWith("Completed task")) return;
+    log(level, message);
+  };
+});
+
 export async function startWorker(adminUrl: string, options: WorkerOptions): Promise<Runner> {
   const webhooks = options.webhooks ?? webhookOptions();
   const log = (line: string) => console.error(`koers worker: ${line}`);
@@ -84,6 +118,7 @@ export async function startWorker(adminUrl: string, options: WorkerOptions): Pro
   const deliveryPool = pool(adminUrl, webhooks.concurrency + 2, webhooks.nodeTime ? null : options.now, log);
   const main = await run({
     pgPool: mainPool,
+    events: registerPool(mainPool, liveness, log),
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
@@ -93,12 +128,19 @@ export async function startWorker(adminUrl: string, options: WorkerOptions): Pro
   });
   const deliveries = await run({
     pgPool: deliveryPool,
+    events: registerPool(deliveryPool, liveness, log),
+    logger: deliveryLogger,
     concurrency: webhooks.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { deliver_webhook: deliverWebhook({ policy: webhooks.policy, slot: liveness.slot, nodeTime: webhooks.nodeTime }) },
+    taskList: {
+      deliver_webhook: deliverWebhook({ pool: deliveryPool, policy: webhooks.policy, slot: liveness.slot, nodeTime: webhooks.nodeTime }),
+    },
     parsedCronItems: [],
     useNodeTime: webhooks.nodeTime,
+    // A burst is fetched and completed in batches: fewer round trips per delivery. Jobs in the
+    // local queue of a process that dies are released by the sweep like its running ones.
+    preset: { worker: { localQueue: { size: 2 * webhooks.concurrency }, completeJobBatchDelay: 0 } },
   });
   const promise = Promise.all([main.promise, deliveries.promise]).then(() => {}).finally(async () => {
     closeConnections();

@@ -157,6 +157,22 @@ export function forbiddenReason(address: string): string | null {
   return null;
 }
 
+// A name is looked up at most once a second per process (concurrent deliveries share the
+// look-up): a burst of deliveries to one receiver does not cost a look-up each. Every delivery
+// still checks the addresses it connects to, and connects to nothing else.
+const RESOLVE_TTL_MS = 1000;
+const resolved = new Map<string, { at: number; addresses: Promise<ResolvedAddress[]> }>();
+
+function lookup(name: string): Promise<ResolvedAddress[]> {
+  const cached = resolved.get(name);
+  if (cached && performance.now() - cached.at < RESOLVE_TTL_MS) return cached.addresses;
+  const addresses = dns.lookup(name, { all: true, verbatim: true }) as Promise<ResolvedAddress[]>;
+  resolved.set(name, { at: performance.now(), addresses });
+  addresses.catch(() => resolved.delete(name));
+  if (resolved.size > 1000) resolved.delete(resolved.keys().next().value!);
+  return addresses;
+}
+
 /**
  * Resolves a host name and checks every address it gives: one forbidden address refuses the
  * whole name (a name that mixes a public and a private address is not trusted either way).
@@ -166,7 +182,7 @@ export async function resolveChecked(host: string, policy: AddressPolicy): Promi
   let addresses = policy.hosts.get(name);
   if (!addresses) {
     try {
-      addresses = (await dns.lookup(name, { all: true, verbatim: true })) as ResolvedAddress[];
+      addresses = await lookup(name);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new AddressRefused(code === "ENOTFOUND" || code === "ENODATA"

@@ -44,7 +44,7 @@ function agentFor(host: string, port: number, addresses: ResolvedAddress[]): htt
     }
   };
   // Idle connections close before a typical server's keep-alive timeout (Node's is 5 s).
-  agent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4000, lookup });
+  agent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 4000, lookup });
   agents.set(key, agent);
   if (agents.size > MAX_AGENTS) {
     const [oldest, old] = agents.entries().next().value as [string, https.Agent];

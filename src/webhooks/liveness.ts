@@ -2,8 +2,8 @@
 // lock (its "slot") on a connection of its own for as long as it runs. A process that dies,
 // even by kill -9, loses its connection and so its lock at once. A delivery under way records
 // its slot; every worker regularly looks for deliveries whose slot nobody holds and takes them
-// over (beheer.webhook_onderbroken_herstellen), instead of graphile-worker's four-hour wait
-// before it unlocks a crashed worker's jobs.
+// over (beheer.webhook_onderbroken_herstellen), and the jobs a dead process's graphile-worker
+// pools had locked are released, instead of after graphile-worker's four-hour wait.
 import crypto from "node:crypto";
 import pg from "pg";
 
@@ -15,6 +15,8 @@ export const SWEEP_INTERVAL_MS = 5000;
 export interface Liveness {
   /** The slot this process holds now. */
   slot(): number;
+  /** Registers a graphile-worker pool of this process under its slot. */
+  register(pool: string): Promise<void>;
   /** Takes over the deliveries of dead workers; returns how many. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
@@ -25,6 +27,7 @@ export async function startLiveness(adminUrl: string, log: (line: string) => voi
   let client: pg.Client | null = null;
   let stopped = false;
   let sweeping: Promise<number> | null = null;
+  const pools = new Set<string>();
 
   const hold = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: adminUrl, application_name: "koers-worker-liveness" });
@@ -37,6 +40,8 @@ export async function startLiveness(adminUrl: string, log: (line: string) => voi
     });
     await c.connect();
     await c.query("select pg_advisory_lock($1, $2)", [LOCK_SPACE, next]);
+    // After a reconnect, the pools move to the new slot.
+    for (const pool of pools) await c.query("select beheer.werker_aanmelden($1, $2)", [pool, next]);
     client = c;
     slot = next;
   };
@@ -60,6 +65,10 @@ export async function startLiveness(adminUrl: string, log: (line: string) => voi
 
   return {
     slot: () => slot,
+    register: async (pool) => {
+      pools.add(pool);
+      await client?.query("select beheer.werker_aanmelden($1, $2)", [pool, slot]);
+    },
     sweep: async () => {
       while (sweeping) await sweeping;
       return sweep();
