@@ -10,6 +10,7 @@
 //   2. a burst: 2,000 tasks ticked off in one statement (2,000 events, 2,000 messages, all
 //      queued at its commit), and how long until the last one arrived.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
 import postgres from "postgres";
 import { migrate } from "../src/db/migrate.ts";
@@ -22,7 +23,6 @@ const STEADY_S = Number(process.env.BENCH_SECONDS ?? 20);
 const BURST = Number(process.env.BENCH_BURST ?? 2000);
 
 // CPU seconds used by processes (Linux /proc): where the time of a phase goes.
-import fs from "node:fs";
 function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
@@ -160,6 +160,7 @@ try {
 } finally {
   await worker?.stop();
   await receiver.close();
+  certificate.remove();
   await sql.end();
   await serverAdmin.unsafe(`drop database if exists ${dbName} with (force)`);
   await serverAdmin.end();

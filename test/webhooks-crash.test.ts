@@ -25,6 +25,7 @@ before(async () => {
 after(async () => {
   for (const worker of workers) await worker.stop();
   await receiver?.close();
+  certificate?.remove();
   await db?.drop();
 });
 

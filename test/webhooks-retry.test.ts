@@ -38,6 +38,7 @@ before(async () => {
 after(async () => {
   await worker?.stop();
   await receiver?.close();
+  certificate?.remove();
   await db?.drop();
 });
 

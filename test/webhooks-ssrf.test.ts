@@ -22,6 +22,7 @@ before(async () => {
 after(async () => {
   await worker?.stop();
   await receiver?.close();
+  certificate?.remove();
   await db?.drop();
 });
 

@@ -12,7 +12,7 @@ import path from "node:path";
 
 export const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 
-export interface Certificate { key: string; cert: string; certPath: string; dir: string }
+export interface Certificate { key: string; cert: string; certPath: string; dir: string; remove(): void }
 
 /** A self-signed certificate for the name localhost, valid for a day. */
 export function makeCertificate(): Certificate {
@@ -25,6 +25,7 @@ export function makeCertificate(): Certificate {
     cert: fs.readFileSync(path.join(dir, "cert.pem"), "utf8"),
     certPath: path.join(dir, "cert.pem"),
     dir,
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 

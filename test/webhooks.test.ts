@@ -4,7 +4,11 @@
 // signature with Stripe's verifier as an independent one.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
 import Stripe from "stripe";
+import { verifyWebhook, WebhookRejected } from "../docs/verify-webhook.ts";
+import { freePort } from "./cluster.ts";
 import { makeWorld, startKoers, testDatabase, writeTwoStep, type Koers, type TestDb, type World } from "./helpers.ts";
 import {
   cliJson, koersCli, makeCertificate, ok, startReceiver, startWorkerProcess, status, waitUntil, UUID,
@@ -32,6 +36,7 @@ before(async () => {
 after(async () => {
   await worker?.stop();
   await receiver?.close();
+  certificate?.remove();
   await koers?.stop();
   await db?.drop();
 });
@@ -78,6 +83,12 @@ function checkDelivery(r: Received, secret: string) {
   assert.throws(() => stripe.webhooks.constructEvent(r.body.replace(r.json.id, crypto.randomUUID()), signature, secret),
     /No signatures found matching/);
   assert.throws(() => stripe.webhooks.constructEvent(r.body, signature, `${secret}x`), /No signatures found matching/);
+  // The example for receivers (docs/verify-webhook.ts) agrees, and refuses a t 300 s off.
+  assert.deepEqual(verifyWebhook(r.body, signature, secret), r.json);
+  assert.deepEqual(verifyWebhook(r.body, signature, secret, t + 300), r.json);
+  assert.throws(() => verifyWebhook(r.body, signature, secret, t + 301), WebhookRejected);
+  assert.throws(() => verifyWebhook(r.body, signature, secret, t - 301), WebhookRejected);
+  assert.throws(() => verifyWebhook(`${r.body} `, signature, secret), WebhookRejected);
   assert.deepEqual(Object.keys(r.json), ["id", "gebeurtenis", "tijdstip", "organisatie_id", "gegevens"]);
   assert.match(r.json.id, UUID);
   assert.match(r.json.tijdstip, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -328,6 +339,30 @@ describe("webhooks", () => {
     assert.equal(text.code, 0);
     assert.match(text.stdout, /webhook\.test\s+#1\s+200\s+\d+(\.\d)? ms\s+geen volledig antwoord binnen 10 s/);
     assert.match(text.stdout, /webhook\.test\s+#1\s+302\s+[\d.]+ ms\s+doorverwijzing/);
+  });
+
+  it("the verification example for receivers runs and accepts a real delivery, and nothing altered", async () => {
+    const port = await freePort();
+    const example = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../docs/verify-webhook.ts")],
+      { env: { ...process.env, KOERS_WEBHOOK_SECRET: all.secret, PORT: String(port) } });
+    let output = "";
+    example.stdout.on("data", (d) => (output += d));
+    example.stderr.on("data", (d) => (output += d));
+    try {
+      await waitUntil(() => output.includes("listening on"), 15_000, "the example to listen");
+      const delivery = at("/alles").find((r) => r.json.gebeurtenis === "taak.klaar")!;
+      const post = (body: string, signature: string) => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body,
+        headers: { "content-type": "application/json", "x-service-signature": signature } });
+      const signature = String(delivery.headers["x-service-signature"]);
+      assert.equal((await post(delivery.body, signature)).status, 200);
+      await waitUntil(() => output.includes(delivery.json.id), 5000, "the example to log the message");
+      assert.equal((await post(delivery.body.replace("Offerte", "Offerta"), signature)).status, 400);
+      const flipped = signature.replace(/v1=(.)/, (_, c: string) => `v1=${c === "0" ? "1" : "0"}`);
+      assert.equal((await post(delivery.body, flipped)).status, 400);
+      assert.equal((await post(delivery.body, "")).status, 400);
+    } finally {
+      example.kill();
+    }
   });
 
   it("no secret is ever logged: not by the worker, not in the call log, the audit log or a notification", async () => {
