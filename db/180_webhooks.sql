@@ -489,6 +489,9 @@ begin
   set status_code = _status, fout = left(_fout, 500), duur_ms = _duur_ms, werker_slot = null, werker_pool = null
   where x.org_id = _org and x.id = _aflevering
   returning * into a;
+  if not found then
+    return jsonb_build_object('gelukt', gelukt, 'uitgezet', false);
+  end if;
   select * into b from app_private.webhook_berichten x where x.org_id = _org and x.id = a.bericht_id for update;
   if b.status <> 'wacht' then
     return jsonb_build_object('gelukt', gelukt, 'uitgezet', false);

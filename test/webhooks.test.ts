@@ -139,7 +139,15 @@ describe("webhooks", () => {
       assert.equal(r.code, code, `${extra.join(" ")}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, message);
     }
-    const [{ c }] = await db.sql`select count(*)::int as c from app_private.webhooks where org_id = ${w.org}` as unknown as [{ c: number }];
+    // Without --user: the organisation's only owner; with two owners, say which; with none, no.
+    await db.sql`select beheer.lid_aanmaken(${w.org}, 'Tweede Eigenaar', 'tweede@acme.test', 'eigenaar')`;
+    const two = await cli(["webhook", "maken", "--org", w.org, "--naam", "X", "--url", receiver.url(), "--gebeurtenissen", "taak.klaar"]);
+    assert.deepEqual([two.code, /meerdere eigenaren; zeg met --user/.test(two.stderr)], [1, true], two.stderr);
+    const [{ r: lonely }] = await db.sql`select beheer.org_aanmaken('Zonder Eigenaar BV') as r` as unknown as [{ r: { org_id: string } }];
+    await db.sql`select beheer.lid_aanmaken(${lonely.org_id}, 'Alleen Lid', 'lid@zonder.test', 'lid')`;
+    const none = await cli(["webhook", "maken", "--org", lonely.org_id, "--naam", "X", "--url", receiver.url(), "--gebeurtenissen", "taak.klaar"]);
+    assert.deepEqual([none.code, /geen eigenaar/.test(none.stderr)], [1, true], none.stderr);
+    const [{ c }] = await db.sql`select count(*)::int as c from app_private.webhooks` as unknown as [{ c: number }];
     assert.equal(c, 2);
     assert.equal((await cli(["webhook", "lijst"])).code, 2);
     assert.equal((await cli(["webhook", "test", "--id", "nope"])).code, 2);
