@@ -151,4 +151,22 @@ describe("webhook retries under a moved clock", () => {
     assert.equal((await cliJson(db.url, ["meldingen", "--org", w.org, "--user", w.members.lid.user_id])).length, 0,
       "only the owner is notified");
   });
+
+  it("the delivery log is kept 30 days (trim_webhook_log)", async () => {
+    const trim = (at: number) => db.sql.begin(async (tx) => {
+      await tx`select set_config('koers.nu', ${iso(at)}, true)`;
+      return (await tx`select beheer.webhook_log_inkorten(30, 2) as r`)[0]!.r;
+    });
+    const count = async () => (await db.sql`select (select count(*) from app_private.webhook_afleveringen)::int as a,
+      (select count(*) from app_private.webhook_berichten)::int as b`)[0]!;
+    assert.deepEqual(await count(), { a: 21, b: 4 });
+    // Thirty days after the first message's sixth attempt: its first five attempts go, two at a time.
+    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 2, webhook_berichten: 0 });
+    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 2, webhook_berichten: 0 });
+    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 1, webhook_berichten: 0 });
+    assert.deepEqual(await count(), { a: 16, b: 4 });
+    // A year on, everything finished is gone: attempts first, then messages without attempts.
+    for (let i = 0; i < 10; i++) await trim(T0 + 365 * 86_400_000);
+    assert.deepEqual(await count(), { a: 0, b: 0 });
+  });
 });
