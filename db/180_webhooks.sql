@@ -421,36 +421,44 @@ declare
   b app_private.webhook_berichten;
   w app_private.webhooks;
   g app.gebeurtenissen;
+  onderweg integer;
   aflevering uuid := gen_random_uuid();
 begin
   perform set_config('synchronous_commit', 'off', true);
-  select * into b from app_private.webhook_berichten x where x.org_id = _org and x.id = _bericht for update;
-  if not found or b.status <> 'wacht' then
+  -- Counting the attempt locks the message: two runs of its job never begin at once.
+  update app_private.webhook_berichten x set pogingen = x.pogingen + 1
+  where x.org_id = _org and x.id = _bericht and x.status = 'wacht'
+  returning * into b;
+  if not found then
     return jsonb_build_object('actie', 'niets');
   end if;
-  -- An attempt still under way: on a live worker it goes on; one of a dead worker (or an
+  -- An attempt still under way: on a live worker it goes on; one of a dead worker (or of an
   -- earlier run of this job in this process that could not record its result) is over.
-  if exists (select 1 from app_private.webhook_afleveringen a
-             where a.org_id = _org and a.bericht_id = _bericht and a.werker_slot is not null
-               and a.werker_slot <> _slot and beheer.werker_leeft(a.werker_slot)) then
-    return jsonb_build_object('actie', 'bezig');
+  select a.werker_slot into onderweg from app_private.webhook_afleveringen a
+  where a.org_id = _org and a.bericht_id = _bericht and a.werker_slot is not null
+  order by a.werker_slot = _slot or not beheer.werker_leeft(a.werker_slot)
+  limit 1;
+  if onderweg is not null then
+    if onderweg <> _slot and beheer.werker_leeft(onderweg) then
+      update app_private.webhook_berichten x set pogingen = x.pogingen - 1 where x.org_id = _org and x.id = _bericht;
+      return jsonb_build_object('actie', 'bezig');
+    end if;
+    update app_private.webhook_afleveringen a
+    set fout = 'onderbroken: de worker stopte tijdens de aflevering', werker_slot = null, werker_pool = null
+    where a.org_id = _org and a.bericht_id = _bericht and a.werker_slot is not null;
   end if;
-  update app_private.webhook_afleveringen a
-  set fout = 'onderbroken: de worker stopte tijdens de aflevering', werker_slot = null, werker_pool = null
-  where a.org_id = _org and a.bericht_id = _bericht and a.werker_slot is not null;
 
   select * into w from app_private.webhooks x where x.org_id = _org and x.id = b.webhook_id;
   select * into g from app.gebeurtenissen x where x.org_id = _org and x.id = b.gebeurtenis_id;
   if not w.aan or app_hidden.webhook_besloten(g) then
     update app_private.webhook_berichten x
-    set status = 'overgeslagen', volgende_poging_op = null,
+    set status = 'overgeslagen', volgende_poging_op = null, pogingen = x.pogingen - 1,
         reden = case when not w.aan then 'de webhook stond uit' else 'taak in een besloten project' end
     where x.org_id = _org and x.id = _bericht;
     return jsonb_build_object('actie', 'overgeslagen');
   end if;
   insert into app_private.webhook_afleveringen (org_id, id, bericht_id, tijdstip, poging, werker_slot, werker_pool)
-  values (_org, aflevering, _bericht, nu, b.pogingen + 1, _slot, _pool);
-  update app_private.webhook_berichten x set pogingen = x.pogingen + 1 where x.org_id = _org and x.id = _bericht;
+  values (_org, aflevering, _bericht, nu, b.pogingen, _slot, _pool);
   return jsonb_build_object('actie', 'versturen', 'aflevering_id', aflevering, 'bericht_id', b.id,
     'webhook_id', w.id, 'url', w.url, 'geheim', w.geheim, 'gebeurtenis', g.soort,
     't', floor(extract(epoch from nu))::bigint,
@@ -475,41 +483,42 @@ language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
   gelukt boolean := _fout is null and _status between 200 and 299;
-  a app_private.webhook_afleveringen;
+  wachttijden interval[] := app_hidden.webhook_wachttijden();
+  bericht uuid;
   b app_private.webhook_berichten;
   w app_private.webhooks;
-  fouten integer;
-  aan boolean;
-  uitgezet boolean := false;
-  wachttijden interval[] := app_hidden.webhook_wachttijden();
-  volgende timestamptz;
 begin
   perform set_config('synchronous_commit', 'off', true);
   update app_private.webhook_afleveringen x
   set status_code = _status, fout = left(_fout, 500), duur_ms = _duur_ms, werker_slot = null, werker_pool = null
   where x.org_id = _org and x.id = _aflevering
-  returning * into a;
-  if not found then
-    return jsonb_build_object('gelukt', gelukt, 'uitgezet', false);
-  end if;
-  select * into b from app_private.webhook_berichten x where x.org_id = _org and x.id = a.bericht_id for update;
-  if b.status <> 'wacht' then
-    return jsonb_build_object('gelukt', gelukt, 'uitgezet', false);
-  end if;
+  returning x.bericht_id into bericht;
   if gelukt then
     update app_private.webhook_berichten x
     set status = 'afgeleverd', afgeleverd_op = nu, volgende_poging_op = null, mislukte_pogingen = 0
-    where x.org_id = _org and x.id = b.id;
-    update app_private.webhooks x set opeenvolgende_fouten = 0
-    where x.org_id = _org and x.id = b.webhook_id and x.opeenvolgende_fouten <> 0;
+    where x.org_id = _org and x.id = bericht and x.status = 'wacht'
+    returning * into b;
+    if found then
+      update app_private.webhooks x set opeenvolgende_fouten = 0
+      where x.org_id = _org and x.id = b.webhook_id and x.opeenvolgende_fouten <> 0;
+    end if;
     return jsonb_build_object('gelukt', true, 'uitgezet', false);
   end if;
 
+  -- The next attempt after the delay for this failure, or none after the last retry.
+  update app_private.webhook_berichten x
+  set mislukte_pogingen = x.mislukte_pogingen + 1,
+      volgende_poging_op = nu + wachttijden[x.mislukte_pogingen + 1],
+      status = case when x.mislukte_pogingen < cardinality(wachttijden) then 'wacht' else 'mislukt' end
+  where x.org_id = _org and x.id = bericht and x.status = 'wacht'
+  returning * into b;
+  if not found then
+    return jsonb_build_object('gelukt', false, 'uitgezet', false);
+  end if;
   update app_private.webhooks x set opeenvolgende_fouten = x.opeenvolgende_fouten + 1
   where x.org_id = _org and x.id = b.webhook_id
   returning * into w;
   if w.aan and w.opeenvolgende_fouten >= 15 then
-    uitgezet := true;
     update app_private.webhooks x set aan = false, uitgezet_op = nu where x.org_id = _org and x.id = w.id;
     perform app_hidden.handelen_namens(_org, null, 'app', 'webhook_uitgezet', jsonb_build_object(
       'id', w.id, 'naam', w.naam, 'opeenvolgende_fouten', w.opeenvolgende_fouten));
@@ -519,18 +528,8 @@ begin
       w.naam, w.opeenvolgende_fouten, coalesce(left(_fout, 200), 'HTTP ' || _status), w.id), nu
     from app.lidmaatschappen l where l.org_id = _org and l.rol = 'eigenaar' and l.actief;
   end if;
-  if b.mislukte_pogingen < cardinality(wachttijden) then
-    volgende := nu + wachttijden[b.mislukte_pogingen + 1];
-    update app_private.webhook_berichten x
-    set mislukte_pogingen = x.mislukte_pogingen + 1, volgende_poging_op = volgende
-    where x.org_id = _org and x.id = b.id;
-  else
-    update app_private.webhook_berichten x
-    set status = 'mislukt', mislukte_pogingen = x.mislukte_pogingen + 1, volgende_poging_op = null
-    where x.org_id = _org and x.id = b.id;
-  end if;
-  return jsonb_build_object('gelukt', false, 'uitgezet', uitgezet, 'webhook_id', w.id,
-                            'opeenvolgende_fouten', w.opeenvolgende_fouten, 'volgende_poging_op', volgende);
+  return jsonb_build_object('gelukt', false, 'uitgezet', w.aan and w.opeenvolgende_fouten >= 15, 'webhook_id', w.id,
+                            'opeenvolgende_fouten', w.opeenvolgende_fouten, 'volgende_poging_op', b.volgende_poging_op);
 end
 $$;
 
