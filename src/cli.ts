@@ -10,6 +10,8 @@ import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
 import { hashPassword } from "./oauth/password.ts";
 import { values } from "./choices.ts";
+import { addressPolicy, checkWebhookUrl, resolveChecked } from "./webhooks/address.ts";
+import { createSigningSecret } from "./webhooks/signature.ts";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -32,6 +34,14 @@ Usage:
   koers kpi doel --org O --kpi K --kwartaal Q3-2026 --doel N
   koers kernresultaat toevoegen --org O --prioriteit P --titel T --doel N [--start S]
   koers kernresultaat bijwerken --org O --id K --waarde N
+  koers webhook maken --org O --naam N --url U --gebeurtenissen E1,E2,... [--user U]
+                                                prints the signing secret once
+  koers webhook lijst --org O
+  koers webhook test --id W                     sends a webhook.test message
+  koers webhook afleveringen --id W [--limit N] the delivery log, newest first
+  koers webhook opnieuw --id W --bericht M      sends a message again
+  koers webhook aan|uit --id W
+  koers meldingen --org O [--user U] [--limit N]  notifications (default: the owners')
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
@@ -48,7 +58,8 @@ const OPTIONS = {
   "alleen-lezen": { type: "boolean" }, schrijven: { type: "boolean" }, limit: { type: "string" },
   nummer: { type: "string" }, id: { type: "string" }, kpi: { type: "string" }, kwartaal: { type: "string" },
   doel: { type: "string" }, prioriteit: { type: "string" }, titel: { type: "string" }, start: { type: "string" },
-  waarde: { type: "string" },
+  waarde: { type: "string" }, url: { type: "string" }, gebeurtenissen: { type: "string" },
+  bericht: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -66,6 +77,12 @@ function numberOption(v: Values, name: keyof Values, whole = false): number {
     throw new UsageError(`--${name} must be a ${whole ? "whole " : ""}number, got "${value}"`);
   }
   return n;
+}
+
+function limitOption(v: Values): number {
+  const limit = v.limit === undefined ? 50 : Number(v.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number");
+  return limit;
 }
 
 function uuidOption(v: Values, name: keyof Values): string {
@@ -231,6 +248,67 @@ async function runCommand(args: string[]): Promise<void> {
       const r = await withDatabase(async (sql) =>
         (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${value}) as r`)[0]!.r);
       print(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
+      return;
+    }
+    case "webhook maken": {
+      const [org, name, address, events] = [requireOption(v, "org"), requireOption(v, "naam"), requireOption(v, "url"),
+        requireOption(v, "gebeurtenissen")];
+      const kinds = events.split(",").map((e) => e.trim()).filter(Boolean);
+      // The address is checked here (every IP notation, resolved addresses) and again by the
+      // database; refusals exit 1 like every other refusal.
+      const url = checkWebhookUrl(address);
+      await resolveChecked(url.hostname, addressPolicy());
+      const secret = createSigningSecret();
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.webhook_maken(beheer.org(${org}), ${v.user ?? null}, ${name}, ${url.href}, ${kinds}::text[], ${secret}) as r`)[0]!.r);
+      print(json, { ...r, geheim: secret },
+        `webhook created: ${r.naam} (id ${r.id}), events ${r.gebeurtenissen.join(", ")}\n` +
+        `Signing secret (shown once, store it now):\n${secret}`);
+      return;
+    }
+    case "webhook lijst": {
+      const org = requireOption(v, "org");
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.webhooks(beheer.org(${org})) r`).map((x) => x.r));
+      print(json, rows, rows.map((w) => `${w.id}  ${w.aan ? "on " : "off"}  ${w.naam}  ${w.url}  ` +
+        `${w.gebeurtenissen.join(",")}  failed in a row: ${w.opeenvolgende_fouten}`).join("\n") || "(no webhooks)");
+      return;
+    }
+    case "webhook test": {
+      const id = uuidOption(v, "id");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.webhook_testen(${id}) as r`)[0]!.r);
+      print(json, r, `test message ${r.bericht_id} queued; see: koers webhook afleveringen --id ${id}`);
+      return;
+    }
+    case "webhook afleveringen": {
+      const [id, limit] = [uuidOption(v, "id"), limitOption(v)];
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.webhook_afleveringen(${id}, ${limit}) r`).map((x) => x.r));
+      print(json, rows, rows.map((a) =>
+        `${new Date(a.tijdstip).toISOString()}  ${a.bericht_id}  ${a.gebeurtenis.padEnd(21)} #${a.poging}  ` +
+        `${String(a.status_code ?? (a.onderweg ? "..." : "-")).padEnd(3)}  ${a.duur_ms ?? "-"} ms  ${a.fout ?? ""}`).join("\n") ||
+        "(no deliveries)");
+      return;
+    }
+    case "webhook opnieuw": {
+      const [id, message] = [uuidOption(v, "id"), uuidOption(v, "bericht")];
+      const r = await withDatabase(async (sql) => (await sql`select beheer.webhook_opnieuw(${id}, ${message}) as r`)[0]!.r);
+      print(json, r, `message ${r.bericht_id} queued again`);
+      return;
+    }
+    case "webhook aan":
+    case "webhook uit": {
+      const id = uuidOption(v, "id");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.webhook_zetten(${id}, ${action === "aan"}) as r`)[0]!.r);
+      print(json, r, `webhook ${r.naam} (${r.id}): ${r.aan ? "on" : "off"}`);
+      return;
+    }
+    case "meldingen": {
+      const [org, limit] = [requireOption(v, "org"), limitOption(v)];
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.meldingen(beheer.org(${org}), ${v.user ?? null}, ${limit}) r`).map((x) => x.r));
+      print(json, rows, rows.map((m) => `${new Date(m.tijdstip).toISOString()}  ${m.naam}: ${m.tekst}`).join("\n") ||
+        "(no notifications)");
       return;
     }
     default:
