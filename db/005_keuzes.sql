@@ -33,7 +33,8 @@ begin
       ('app.taken', 'grootte', 'grootte'),
       ('app.prioriteiten', 'soort', 'prioriteit_soort'),
       ('app.kpis', 'meetsoort', 'meetsoort'),
-      ('app.kpis', 'cadans', 'cadans')) x (tabel, kolom, lijst)
+      ('app.kpis', 'cadans', 'cadans'),
+      ('app.gesprekken', 'soort', 'gesprek_soort')) x (tabel, kolom, lijst)
   loop
     lijst := app_hidden.keuzes(k.lijst);
     if lijst is null then

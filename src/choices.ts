@@ -24,6 +24,21 @@ export const choices = {
   cadans: ["week", "month", "quarter"],
   /** What a task belongs to, as the taken filter names it. */
   taak_soort: ["prioriteit", "project", "los"],
+  /** Kinds of review conversation (gesprekken). */
+  gesprek_soort: ["planning", "voortgang", "functionering", "beoordeling", "exit"],
+  /** The final classification of a completed review conversation. */
+  eindclassificatie: ["A", "B", "C", "D"],
+  /** Reflections: monthly, quarterly and annual. */
+  reflectie_soort: ["maand", "kwartaal", "jaar"],
+  /** Columns of the weekly board (a task's status there). */
+  weektaak_kolom: ["nieuw", "bezig", "klaar"],
+  /** Kinds of coach session note. */
+  sessienotitie_soort: ["strategie", "kwartaal", "maand", "check_in", "overig"],
+  /** The fields of the strategy canvas (interface: Strategy canvas fields). */
+  strategie_veld: ["bhag", "purpose", "dna", "jaarthema", "core_customer", "core_competence", "brand_promise",
+    "sandbox_geo", "sandbox_niche", "sandbox_product", "profit_per_x", "profit_per_x_toelichting", "thag"],
+  /** Roles that review a strategy proposal (interface: an owner, admin or MT member). */
+  leiding: ["eigenaar", "admin", "mt"],
 } as const satisfies Record<string, ChoiceList>;
 
 export type ChoiceName = keyof typeof choices;
