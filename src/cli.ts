@@ -30,6 +30,19 @@ Usage:
   koers kpi doel --org O --kpi K --kwartaal Q3-2026 --doel N
   koers kernresultaat toevoegen --org O --prioriteit P --titel T --doel N [--start S]
   koers kernresultaat bijwerken --org O --id K --waarde N
+  koers team maken --org O --naam N [--leider U]
+  koers proces maken --org O --naam N --eindverantwoordelijke U
+  koers rol maken --org O --proces P --naam N [--wie U]  P a process name or id; no --wie: an open seat
+  koers lid wijzigen --org O --user U [--rol R] [--team T|geen] [--functietitel F] [--actief ja|nee]
+  koers reflectie indienen --org O --user U --soort ${values("reflectie_soort").join("|")} --periode P
+        --goed T --beter T --geleerd T --focus T --energie 1-10
+  koers uren schrijven --org O --user U --datum D --uren N [--taak NUMMER|--prioriteit ID|--project ID]
+  koers waardering meten --org O --periode P [--omzet N --ebitda N --multiple N --aandelenwaarde N]
+                                                P: 2026-05, Q2-2026 or 2026; no figures: an open invitation
+  koers gesprek vastleggen --org O --wie U --met U --soort S --datum D [--afgerond] [--eindoordeel ${values("eindclassificatie").join("|")}]
+                                                S: ${values("gesprek_soort").join(", ")}
+  koers sessienotitie vaststellen --org O --id N
+  koers strategie goedkeuren|afwijzen --org O --id P [--user U]
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
@@ -47,6 +60,13 @@ const OPTIONS = {
   nummer: { type: "string" }, id: { type: "string" }, kpi: { type: "string" }, kwartaal: { type: "string" },
   doel: { type: "string" }, prioriteit: { type: "string" }, titel: { type: "string" }, start: { type: "string" },
   waarde: { type: "string" },
+  leider: { type: "string" }, eindverantwoordelijke: { type: "string" }, proces: { type: "string" },
+  wie: { type: "string" }, met: { type: "string" }, actief: { type: "string" }, soort: { type: "string" },
+  periode: { type: "string" }, goed: { type: "string" }, beter: { type: "string" }, geleerd: { type: "string" },
+  focus: { type: "string" }, energie: { type: "string" }, datum: { type: "string" }, uren: { type: "string" },
+  taak: { type: "string" }, project: { type: "string" }, omzet: { type: "string" }, ebitda: { type: "string" },
+  multiple: { type: "string" }, aandelenwaarde: { type: "string" }, afgerond: { type: "boolean" },
+  eindoordeel: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -217,6 +237,107 @@ async function runCommand(args: string[]): Promise<void> {
       const r = await withDatabase(async (sql) =>
         (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${value}) as r`)[0]!.r);
       print(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
+      return;
+    }
+    case "team maken": {
+      const [org, name] = [requireOption(v, "org"), requireOption(v, "naam")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.team_maken(beheer.org(${org}), ${name}, ${v.leider ?? null}) as r`)[0]!.r);
+      print(json, r, `team created: ${r.naam} (id ${r.id})${r.leider ? `, led by ${r.leider.naam}` : ""}`);
+      return;
+    }
+    case "proces maken": {
+      const [org, name, lead] = [requireOption(v, "org"), requireOption(v, "naam"), requireOption(v, "eindverantwoordelijke")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.proces_maken(beheer.org(${org}), ${name}, ${lead}) as r`)[0]!.r);
+      print(json, r, `process created: ${r.naam} (id ${r.id}), ultimately responsible ${r.eindverantwoordelijke.naam}`);
+      return;
+    }
+    case "rol maken": {
+      const [org, process, name] = [requireOption(v, "org"), requireOption(v, "proces"), requireOption(v, "naam")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.rol_maken(beheer.org(${org}), ${process}, ${name}, ${v.wie ?? null}) as r`)[0]!.r);
+      print(json, r, `role created: ${r.naam} in ${r.proces.naam} (id ${r.id}), ${r.wie ? `held by ${r.wie.naam}` : "open"}`);
+      return;
+    }
+    case "lid wijzigen": {
+      const [org, user] = [requireOption(v, "org"), requireOption(v, "user")];
+      if ([v.rol, v.team, v.functietitel, v.actief].every((x) => x === undefined)) {
+        throw new UsageError("give at least one of --rol, --team, --functietitel and --actief");
+      }
+      if (v.actief !== undefined && v.actief !== "ja" && v.actief !== "nee") throw new UsageError("--actief must be ja or nee");
+      const active = v.actief === undefined ? null : v.actief === "ja";
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.lid_wijzigen(beheer.org(${org}), ${user}, ${v.rol ?? null}, ${v.team ?? null},
+                                   ${v.functietitel ?? null}, ${active}) as r`)[0]!.r);
+      print(json, r, `${r.naam}: ${r.rol}${r.functietitel ? `, ${r.functietitel}` : ""}, team ${r.team?.naam ?? "none"}` +
+        `${r.actief ? "" : ", inactive"}`);
+      return;
+    }
+    case "reflectie indienen": {
+      const [org, user, kind, period] = [requireOption(v, "org"), requireOption(v, "user"), requireOption(v, "soort"), requireOption(v, "periode")];
+      const [good, better, learned, focus] = [requireOption(v, "goed"), requireOption(v, "beter"), requireOption(v, "geleerd"), requireOption(v, "focus")];
+      const energy = numberOption(v, "energie", true);
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.reflectie_indienen(beheer.org(${org}), ${user}, ${kind}, ${period}, ${good}, ${better},
+                                         ${learned}, ${focus}, ${energy}) as r`)[0]!.r);
+      print(json, r, `reflection ${r.overschreven ? "resubmitted" : "submitted"}: ${r.wie.naam}, ${r.soort} ${r.periode}`);
+      return;
+    }
+    case "uren schrijven": {
+      const [org, user, date, hours] = [requireOption(v, "org"), requireOption(v, "user"), requireOption(v, "datum"), numberOption(v, "uren")];
+      if ([v.taak, v.prioriteit, v.project].filter((x) => x !== undefined).length > 1) {
+        throw new UsageError("give at most one of --taak, --prioriteit and --project");
+      }
+      const task = v.taak === undefined ? null : numberOption(v, "taak", true);
+      const priority = v.prioriteit === undefined ? null : uuidOption(v, "prioriteit");
+      const project = v.project === undefined ? null : uuidOption(v, "project");
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.uren_schrijven(beheer.org(${org}), ${user}, ${date}, ${hours}, ${task}, ${priority}, ${project}) as r`)[0]!.r);
+      const on = r.taak ? ` on task #${r.taak.nummer}` : r.prioriteit ? ` on ${r.prioriteit.titel}` : r.project ? ` on ${r.project.titel}` : "";
+      print(json, r, `${r.uren} h written for ${r.wie.naam} on ${r.datum}${on} (${r.dag_totaal} h that day)`);
+      return;
+    }
+    case "waardering meten": {
+      const [org, period] = [requireOption(v, "org"), requireOption(v, "periode")];
+      const figures = (["omzet", "ebitda", "multiple", "aandelenwaarde"] as const);
+      const given = figures.filter((f) => v[f] !== undefined);
+      if (given.length > 0 && given.length < figures.length) {
+        throw new UsageError("give --omzet, --ebitda, --multiple and --aandelenwaarde together, or none (an open invitation)");
+      }
+      const [revenue, ebitda, multiple, equity] = figures.map((f) => (given.length ? numberOption(v, f) : null));
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.waardering_meten(beheer.org(${org}), ${period}, ${revenue ?? null}, ${ebitda ?? null},
+                                       ${multiple ?? null}, ${equity ?? null}) as r`)[0]!.r);
+      print(json, r, r.open_uitnodiging ? `valuation ${r.periode}: open invitation to the bookkeeper`
+        : `valuation ${r.periode} measured: equity value ${r.aandelenwaarde}${r.overschreven ? " (replaced the earlier one)" : ""}`);
+      return;
+    }
+    case "gesprek vastleggen": {
+      const [org, who, leader, kind, date] = [requireOption(v, "org"), requireOption(v, "wie"), requireOption(v, "met"),
+        requireOption(v, "soort"), requireOption(v, "datum")];
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.gesprek_vastleggen(beheer.org(${org}), ${who}, ${leader}, ${kind}, ${date}, ${v.afgerond ?? false},
+                                         ${v.eindoordeel ?? null}) as r`)[0]!.r);
+      print(json, r, `${r.soort} conversation ${r.bijgewerkt ? "updated" : "recorded"}: ${r.wie.naam} with ${r.met.naam} on ${r.datum}` +
+        `${r.afgerond ? `, completed${r.eindoordeel ? ` (${r.eindoordeel})` : ""}` : ""}`);
+      return;
+    }
+    case "sessienotitie vaststellen": {
+      const [org, id] = [requireOption(v, "org"), uuidOption(v, "id")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.sessienotitie_vaststellen(beheer.org(${org}), ${id}) as r`)[0]!.r);
+      print(json, r, `session note established: ${r.titel} (${r.datum})`);
+      return;
+    }
+    case "strategie goedkeuren":
+    case "strategie afwijzen": {
+      const [org, id] = [requireOption(v, "org"), uuidOption(v, "id")];
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.strategie_beoordelen(beheer.org(${org}), ${id}, ${action === "goedkeuren"}, ${v.user ?? null}) as r`)[0]!.r);
+      print(json, r, r.status === "goedgekeurd"
+        ? `strategy proposal approved; canvas fields set: ${Object.keys(r.velden).join(", ") || "none"}`
+        : "strategy proposal rejected");
       return;
     }
     default:
