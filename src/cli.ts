@@ -1,7 +1,9 @@
 // The `koers` command line: running the service and the worker, and what the interface says
-// happens "in the app" (organisations, people, keys, door switches, section releases, the log).
+// happens "in the app" (organisations, people, keys, door switches, section releases, the log),
+// loading an organisation from a file (koers import) and the demo organisation (koers demo).
 // Every command takes --json for scripts; errors go to stderr with a non-zero exit.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import { parseArgs, promisify } from "node:util";
 import postgres from "postgres";
 import { readConfig } from "./config.ts";
@@ -10,6 +12,10 @@ import { migrate } from "./db/migrate.ts";
 import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
 import { values } from "./choices.ts";
+import { operations, restPath } from "./registry.ts";
+import { importSchema } from "./import/schema.ts";
+import { importData, parseImportFile, totals, type ImportOutcome } from "./import/run.ts";
+import { DEMO_ORG, DEMO_OWNER, readDemo, shiftDemo } from "./import/demo.ts";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -43,6 +49,8 @@ Usage:
                                                 S: ${values("gesprek_soort").join(", ")}
   koers sessienotitie vaststellen --org O --id N
   koers strategie goedkeuren|afwijzen --org O --id P [--user U]
+  koers import --org O FILE.json                load a file (docs/import.md); --schema prints its JSON Schema
+  koers demo                                    load the demo organisation and print a key and URLs to try
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
@@ -66,7 +74,7 @@ const OPTIONS = {
   focus: { type: "string" }, energie: { type: "string" }, datum: { type: "string" }, uren: { type: "string" },
   taak: { type: "string" }, project: { type: "string" }, omzet: { type: "string" }, ebitda: { type: "string" },
   multiple: { type: "string" }, aandelenwaarde: { type: "string" }, afgerond: { type: "boolean" },
-  eindoordeel: { type: "string" },
+  eindoordeel: { type: "string" }, schema: { type: "boolean" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -100,12 +108,12 @@ async function hashPassword(password: string): Promise<string> {
 
 type Db = postgres.Sql;
 
-async function withDatabase<T>(work: (sql: Db) => Promise<T>): Promise<T> {
+async function withDatabase<T>(work: (sql: Db) => Promise<T>, onNotice: (message: string) => void = () => {}): Promise<T> {
   const config = readConfig();
   const { url, embedded } = await database(config, (line) => process.stderr.write(`koers: ${line}\n`));
   try {
     await migrate(url, { setDoorPassword: !config.doorDatabaseUrl });
-    const sql = postgres(url, { max: 1, onnotice: () => {}, connection: sessionSettings(config.now) });
+    const sql = postgres(url, { max: 1, onnotice: (n) => onNotice(String(n.message)), connection: sessionSettings(config.now) });
     try {
       return await work(sql);
     } finally {
@@ -114,6 +122,11 @@ async function withDatabase<T>(work: (sql: Db) => Promise<T>): Promise<T> {
   } finally {
     if (embedded?.ownedByUs) await embedded.stop();
   }
+}
+
+/** The database's progress lines on a large import. */
+function progress(message: string) {
+  if (message.startsWith("import:")) process.stderr.write(`koers: ${message}\n`);
 }
 
 function print(json: boolean, data: unknown, text: string) {
@@ -128,7 +141,8 @@ async function runCommand(args: string[]): Promise<void> {
     console.log(HELP);
     return;
   }
-  const command = `${group} ${action ?? ""}`.trim();
+  // import and demo take no second word (import's is the file).
+  const command = group === "import" || group === "demo" ? group : `${group} ${action ?? ""}`.trim();
   switch (command) {
     case "serve":
       await import("./main.ts");
@@ -338,6 +352,72 @@ async function runCommand(args: string[]): Promise<void> {
       print(json, r, r.status === "goedgekeurd"
         ? `strategy proposal approved; canvas fields set: ${Object.keys(r.velden).join(", ") || "none"}`
         : "strategy proposal rejected");
+      return;
+    }
+    case "import": {
+      if (v.schema) {
+        console.log(JSON.stringify(importSchema, null, 2));
+        return;
+      }
+      const org = requireOption(v, "org");
+      if (!action) throw new UsageError("name the file to import: koers import --org O FILE.json");
+      if (rest.length > 0) throw new UsageError("import takes one file");
+      let text: string;
+      try {
+        text = fs.readFileSync(action, "utf8");
+      } catch (e) {
+        throw new UsageError(`cannot read ${action}: ${(e as Error).message}`);
+      }
+      const parsed = parseImportFile(text);
+      const outcome: ImportOutcome = "fouten" in parsed ? { ok: false, fouten: parsed.fouten }
+        : await withDatabase((sql) => importData(sql, org, parsed.file), progress);
+      if (!outcome.ok) {
+        if (json) console.log(JSON.stringify({ fouten: outcome.fouten }, null, 2));
+        else {
+          console.error(`koers: ${action} has ${outcome.fouten.length} fault${outcome.fouten.length === 1 ? "" : "s"}; nothing was imported.`);
+          for (const f of outcome.fouten) console.error(`  ${f.pad || "/"}: ${f.bericht}`);
+        }
+        process.exit(1);
+      }
+      const t = totals(outcome.aantallen);
+      print(json, { org_id: outcome.orgId, aantallen: outcome.aantallen, totaal: t },
+        `imported ${action}: ${t.nieuw} new, ${t.bijgewerkt} updated, ${t.ongewijzigd} unchanged\n` +
+        Object.entries(outcome.aantallen).map(([kind, c]) =>
+          `  ${kind}: ${c.nieuw ?? 0} new, ${c.bijgewerkt ?? 0} updated, ${c.ongewijzigd ?? 0} unchanged`).join("\n"));
+      return;
+    }
+    case "demo": {
+      if (action) throw new UsageError("demo takes no arguments");
+      const config = readConfig();
+      const apiKey = createApiKey();
+      const r = await withDatabase(async (sql) => {
+        // Two demos at once make one organisation.
+        await sql`select pg_advisory_lock(hashtext('koers:demo'))`;
+        const [{ today }] = await sql`select to_char((app_hidden.nu() at time zone 'Europe/Amsterdam')::date, 'YYYY-MM-DD') as today` as unknown as [{ today: string }];
+        const [existing] = await sql`select org_id from app.organisaties where naam = ${DEMO_ORG} order by aangemaakt_op limit 1`;
+        const orgId: string = existing?.org_id ?? (await sql`select beheer.org_aanmaken(${DEMO_ORG}) as r`)[0]!.r.org_id;
+        const outcome = await importData(sql, orgId, shiftDemo(readDemo(), today));
+        if (!outcome.ok) throw new Error(`the demo file does not import: ${JSON.stringify(outcome.fouten.slice(0, 5))}`);
+        const [key] = await sql`select beheer.sleutel_aanmaken(${orgId}, beheer.lid(${orgId}, ${DEMO_OWNER}), ${apiKey.hash}, ${apiKey.hint}) as r`;
+        await sql`select beheer.koppeling_zetten(${orgId}, 'rest', true, false)`;
+        await sql`select beheer.secties_zetten(${orgId}, ${values("sectie") as string[]}::text[], true)`;
+        const [owner] = await sql`select naam from app.accounts where lower(email) = ${DEMO_OWNER}`;
+        return { orgId, aantallen: outcome.aantallen, keyId: key!.r.key_id as string, owner: owner!.naam as string };
+      }, progress);
+      const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+      const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
+      // The reads that need nothing but org_id.
+      const urls = operations.filter((o) => !o.writes && !o.onlyMcp &&
+        Object.entries(o.parameters).every(([name, p]) => name === "org_id" || !p.required)).map((o) =>
+        `${baseUrl}${restPath(o)}${o.requiresOrg === false ? "" : `?org_id=${r.orgId}`}`);
+      const curl = urls.map((u) => `curl -H "Authorization: Bearer ${apiKey.key}" "${u}"`);
+      const t = totals(r.aantallen);
+      print(json, { org_id: r.orgId, organisatie: DEMO_ORG, sleutel: apiKey.key, key_id: r.keyId, namens: r.owner,
+        base_url: baseUrl, aantallen: r.aantallen, curl },
+        `demo organisation: ${DEMO_ORG} (org_id ${r.orgId}): ${t.nieuw} new, ${t.bijgewerkt} updated, ${t.ongewijzigd} unchanged\n` +
+        `REST door on, all sections released.\n\n` +
+        `API key acting as ${r.owner} (owner), shown once:\n${apiKey.key}\n\n` +
+        `With the service running (npm start), try:\n${curl.map((c) => `  ${c}`).join("\n")}`);
       return;
     }
     default:

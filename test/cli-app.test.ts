@@ -321,7 +321,7 @@ describe("koers sessienotitie and strategie", () => {
     const h = await koersCli(["--help"]);
     assert.equal(h.code, 0);
     for (const c of ["team maken", "proces maken", "rol maken", "lid wijzigen", "reflectie indienen", "uren schrijven",
-      "waardering meten", "gesprek vastleggen", "sessienotitie vaststellen", "strategie goedkeuren|afwijzen"]) {
+      "waardering meten", "gesprek vastleggen", "sessienotitie vaststellen", "strategie goedkeuren|afwijzen", "import", "demo"]) {
       assert.ok(h.stdout.includes(`koers ${c}`), c);
     }
     assert.ok(h.stdout.includes(values("gesprek_soort").join(", ")));
