@@ -6,6 +6,13 @@ import { checkShape, mergeFaults, type Fault } from "./validate.ts";
 /** Per kind of item: how many were new, updated or unchanged. */
 export type Counts = Record<string, Partial<Record<"nieuw" | "bijgewerkt" | "ongewijzigd", number>>>;
 
+/** The kinds in the order the database writes them (and a person reads the file). */
+const KINDS = ["teams", "mensen", "processen", "rollen", "projecten", "prioriteiten", "kernresultaten", "kpis", "kpi_doelen",
+  "kpi_metingen", "taken", "opmerkingen", "uren", "weektaken", "reflecties", "waarderingen", "gesprekken", "sessienotities",
+  "strategie"];
+const inOrder = (counts: Counts): Counts => Object.fromEntries(Object.entries(counts)
+  .sort(([a], [b]) => (KINDS.indexOf(a) >>> 0) - (KINDS.indexOf(b) >>> 0)));
+
 export type ImportOutcome = { ok: true; orgId: string; aantallen: Counts } | { ok: false; fouten: Fault[] };
 
 class Refused extends Error {
@@ -36,7 +43,7 @@ export async function importData(sql: postgres.Sql, org: string, file: unknown):
       const r = row!.r as { fouten?: Fault[]; aantallen?: Counts };
       const fouten = mergeFaults(shape.faults, r.fouten ?? [], shape.order);
       if (fouten.length > 0) throw new Refused(fouten);
-      return { ok: true as const, orgId: row!.org_id as string, aantallen: r.aantallen ?? {} };
+      return { ok: true as const, orgId: row!.org_id as string, aantallen: inOrder(r.aantallen ?? {}) };
     });
   } catch (e) {
     if (e instanceof Refused) return { ok: false, fouten: e.fouten };
