@@ -33,6 +33,12 @@ export const choices = {
   strategie_veld: ["bhag", "purpose", "dna", "jaarthema", "core_customer", "core_competence", "brand_promise",
     "sandbox_geo", "sandbox_niche", "sandbox_product", "profit_per_x", "profit_per_x_toelichting", "thag"],
   strategievoorstel_status: ["open", "goedgekeurd", "afgewezen"],
+  /** Kinds of review conversation (gesprekken). */
+  gesprek_soort: ["planning", "voortgang", "functionering", "beoordeling", "exit"],
+  /** The final classification of a completed review conversation. */
+  eindclassificatie: ["A", "B", "C", "D"],
+  /** Columns of the weekly board (a task's status there). */
+  weektaak_kolom: ["nieuw", "bezig", "klaar"],
 } as const satisfies Record<string, ChoiceList>;
 
 export type ChoiceName = keyof typeof choices;
