@@ -5,6 +5,7 @@
 // where api.<name> does the work and every call is checked against it.
 import { param, type Param } from "./parameters.ts";
 import { values, type Role, type Section } from "./choices.ts";
+import { s, shapes, veld, reads, writes, type Output } from "./schemas.ts";
 
 export type { Section } from "./choices.ts";
 
@@ -27,6 +28,18 @@ export interface Operation {
   twoStep?: boolean;
   /** Only on the AI connection (organisaties). */
   onlyMcp?: boolean;
+  /**
+   * What it answers on success, as JSON Schema (OpenAPI and the MCP tools' outputSchema are
+   * made from it; test/openapi-answers.test.ts checks real answers against it). Read it off the
+   * SQL that makes the answer (`api.<name>`, the `*_weergave` functions) and use the builder and
+   * shared shapes of src/schemas.ts:
+   * - a read: `reads({ taken: s.array(shapes.taak), afgekapt: s.boolean() })`, the keys of its body;
+   * - a write: `writes({ voorstel: { titel: veld(s.string()), ... }, resultaat: { taak: shapes.taak } })`,
+   *   the keys of `voorstel` (each `veld(x)`: {nu, wordt}) and of `resultaat` as api.<name> returns
+   *   them; `voorstel: null` for a write without two steps.
+   * Every key is required unless wrapped in `s.optional`; a value that can be null is `s.nullable(x)`.
+   */
+  output: Output;
 }
 
 const DATE = { pattern: /^\d{4}-\d{2}-\d{2}$/, explanation: "moet een datum zijn als jjjj-mm-dd" };
@@ -47,6 +60,12 @@ const definitions: Operation[] = [
     requiresOrg: false,
     description: "Controleert een API-sleutel: de organisatie en de persoon namens wie de sleutel werkt.",
     parameters: {},
+    output: reads({
+      organisatie: s.object({ org_id: s.uuid(), naam: s.string() }),
+      gebruiker: s.object({ user_id: s.uuid(), naam: s.string(), rol: s.choice(values("rol")) }),
+      sleutel_id: s.nullable(s.uuid("De API-sleutel; null op de AI-koppeling.")),
+      door: s.choice(["rest", "mcp"]),
+    }),
   },
   {
     name: "team",
@@ -57,6 +76,16 @@ const definitions: Operation[] = [
     description: "Leden met rol, functietitel en team; teams met hun leider; bedrijfsprocessen met " +
       "eindverantwoordelijke en rollen (bezet of open); open rollen; leden zonder rol.",
     parameters: {},
+    output: reads({
+      leden: s.array(s.object({ user_id: s.uuid(), naam: s.string(), rol: s.choice(values("rol")),
+        functietitel: s.nullable(s.string()), team: shapes.teamVeld })),
+      processen: s.array(s.object({ id: s.uuid(), naam: s.string(), eindverantwoordelijke: s.nullable(shapes.persoon),
+        rollen: s.array(s.object({ id: s.uuid(), naam: s.string(), wie: s.nullable(shapes.persoon) })) })),
+      open_rollen: s.array(s.object({ id: s.uuid(), naam: s.string(), proces: s.string() })),
+      zonder_rol: s.array(shapes.persoon),
+      teams: s.optional(s.array(s.object({ id: s.uuid(), naam: s.string(), leider: s.nullable(shapes.persoon) }),
+        "Alleen wanneer de organisatie teams heeft.")),
+    }),
   },
   {
     name: "prioriteiten",
@@ -71,6 +100,7 @@ const definitions: Operation[] = [
       alleen_aandacht: param.flag("Alleen prioriteiten die achterlopen, aandacht nodig hebben of over hun deadline zijn."),
       team: param.string("Teamnaam of id (uit team); geen geeft de bedrijfsbrede."),
     },
+    output: reads({ kwartaal: shapes.kwartaal, prioriteiten: s.array(shapes.prioriteit) }),
   },
   {
     name: "kpi_scorebord",
@@ -84,6 +114,7 @@ const definitions: Operation[] = [
       kwartaal: param.string("Q<n>-<jjjj>; leeg is het lopende kwartaal.", QUARTER),
       team: param.string("Teamnaam of id; geen geeft de bedrijfsbrede KPI's."),
     },
+    output: reads({ kwartaal: shapes.kwartaal, kpis: s.array(shapes.kpi) }),
   },
   {
     name: "weektaken",
@@ -93,6 +124,10 @@ const definitions: Operation[] = [
     rights: { lid: "eigen", coach: "geen" },
     description: "Het weekbord per persoon voor één ISO-week: titel, status, klaar en de rock waar een taak bij hoort.",
     parameters: { week: param.string("ISO-week <jjjj>-W<nn>, deze of volgende; leeg is deze week.", WEEK) },
+    output: reads({
+      week: shapes.week,
+      borden: s.array(s.object({ persoon: shapes.persoon, taken: s.array(shapes.weektaak) })),
+    }),
   },
   {
     name: "taken",
@@ -111,6 +146,7 @@ const definitions: Operation[] = [
       tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet).", TAGS),
       nummer: param.integer("Geeft die ene taak, ook als die klaar of vervallen is; andere filters tellen dan niet.", { min: 1 }),
     },
+    output: reads({ taken: s.array(shapes.taak), afgekapt: s.boolean("Meer dan 200: filter verder.") }),
   },
   {
     name: "projecten",
@@ -120,6 +156,7 @@ const definitions: Operation[] = [
     rights: { lid: "alles", coach: "alles" },
     description: "Lopende projecten die je in de app ziet: titel, eigenaar, looptijd, besloten, open taken, bestede uren.",
     parameters: {},
+    output: reads({ projecten: s.array(shapes.project) }),
   },
   {
     name: "taak_geschiedenis",
@@ -129,6 +166,13 @@ const definitions: Operation[] = [
     rights: { lid: "alles", coach: "alles" },
     description: "Wijzigingen van een taak, nieuwste eerst: soort, wie (leeg is automatisch), wanneer, oude en nieuwe waarde.",
     parameters: { nummer: param.integer("Taaknummer.", { required: true, min: 1 }) },
+    output: reads({
+      taak: s.object({ id: s.uuid(), nummer: s.integer(), omschrijving: s.string() }),
+      geschiedenis: s.array(s.object({
+        soort: s.choice(shapes.stand.geschiedenis), door: s.nullable(shapes.persoon), tijdstip: s.time(),
+        oud: s.any("De oude waarde."), nieuw: s.any("De nieuwe waarde."),
+      }), "Nieuwste eerst; door null is automatisch."),
+    }),
   },
   {
     name: "prioriteit_aanmaken",
@@ -146,6 +190,14 @@ const definitions: Operation[] = [
       deadline: param.string("jjjj-mm-dd binnen het kwartaal; leeg is het einde van het kwartaal.", DATE),
       omschrijving: param.string("Waarom, en wanneer het af is."),
     },
+    output: writes({
+      voorstel: {
+        titel: veld(s.string()), soort: veld(s.choice(values("prioriteit_soort"))), eigenaar: veld(shapes.persoon),
+        kwartaal: veld(shapes.kwartaal), deadline: veld(s.date()), omschrijving: veld(s.nullable(s.string())),
+        advies: s.optional(s.string("Wanneer de eigenaar meer dan vijf prioriteiten in het kwartaal krijgt.")),
+      },
+      resultaat: { prioriteit: shapes.prioriteit },
+    }),
   },
   {
     name: "kpi_meting_invoeren",
@@ -163,6 +215,17 @@ const definitions: Operation[] = [
         { pattern: /^\d{4}-(W\d{2}|\d{2}|Q[1-4])$/, explanation: "moet <jjjj>-W<nn>, <jjjj>-<mm> of <jjjj>-Q<n> zijn" }),
       toelichting: param.string("Verplicht wanneer de KPI op attentie of achter uitkomt."),
     },
+    output: writes({
+      voorstel: {
+        kpi: veld(s.object({ id: s.uuid(), naam: s.string() })), periode: veld(s.string()), waarde: veld(s.number()),
+        toelichting: veld(s.nullable(s.string())), stoplicht: veld(s.nullable(s.choice(shapes.stand.stoplicht))),
+      },
+      resultaat: {
+        meting: s.object({ kpi_id: s.uuid(), periode: s.string(), waarde: s.number(), toelichting: s.nullable(s.string()),
+          overschreven: s.boolean("Er stond al een meting in deze periode.") }),
+        kpi: shapes.kpi,
+      },
+    }),
   },
   {
     name: "taak_toevoegen",
@@ -185,6 +248,15 @@ const definitions: Operation[] = [
       tags: param.array("Tags voor de taak; een nieuwe tag bestaat daarna in de organisatie.", TAGS),
       brand_label: param.string("Naam van het brand label; leeg is hetzelfde als de prioriteit of het project."),
     },
+    output: writes({
+      voorstel: {
+        omschrijving: veld(s.string()), hoort_bij: veld(shapes.onderdeel), onder_taak_nummer: veld(s.nullable(s.integer())),
+        eigenaar: veld(s.nullable(shapes.persoon)), deadline: veld(s.nullable(s.date())), week: veld(s.nullable(shapes.week)),
+        herhalen: veld(s.nullable(s.choice(values("herhalen")))), grootte: veld(s.nullable(s.choice(values("grootte")))),
+        inschatting_uren: veld(s.nullable(s.number())), tags: veld(s.array(s.string())), brand_label: veld(s.nullable(s.string())),
+      },
+      resultaat: { taak: shapes.taak },
+    }),
   },
   {
     name: "kpi_aanmaken",
@@ -201,6 +273,13 @@ const definitions: Operation[] = [
       cadans: param.choice(values("cadans"), "Hoe vaak er gemeten wordt.", { required: true }),
       lager_is_beter: param.flag("Lager is beter (verloop, kosten, doorlooptijd). Standaard nee."),
     },
+    output: writes({
+      voorstel: {
+        naam: veld(s.string()), eenheid: veld(s.nullable(s.string())), eigenaar: veld(shapes.persoon),
+        meetsoort: veld(s.choice(values("meetsoort"))), cadans: veld(s.choice(values("cadans"))), lager_is_beter: veld(s.boolean()),
+      },
+      resultaat: { kpi: shapes.kpi },
+    }),
   },
   {
     name: "weektaak_toevoegen",
@@ -215,6 +294,13 @@ const definitions: Operation[] = [
       voor_user_id: param.uuid("Leeg is jezelf."),
       prioriteit_id: param.uuid("De rock of OKR waar de taak bij hoort."),
     },
+    output: writes({
+      voorstel: {
+        titel: veld(s.string()), week: veld(shapes.week), voor: veld(shapes.persoon),
+        prioriteit: veld(s.nullable(s.object({ id: s.uuid(), titel: s.string() }))),
+      },
+      resultaat: { weektaak: shapes.weektaak },
+    }),
   },
   {
     name: "dagprioriteiten_zetten",
@@ -229,6 +315,16 @@ const definitions: Operation[] = [
       prioriteit_2: param.string("Tweede.", { max: 500 }),
       prioriteit_3: param.string("Derde.", { max: 500 }),
     },
+    output: writes({
+      voorstel: {
+        datum: veld(s.date()),
+        prioriteit_1: s.optional(veld(s.nullable(s.string()))), prioriteit_2: s.optional(veld(s.nullable(s.string()))),
+        prioriteit_3: s.optional(veld(s.nullable(s.string()))),
+      },
+      resultaat: {
+        dagprioriteiten: s.object({ datum: s.date(), prioriteiten: { ...s.array(s.nullable(s.string())), minItems: 3, maxItems: 3 } }),
+      },
+    }),
   },
   {
     name: "taak_bijwerken",
@@ -251,6 +347,15 @@ const definitions: Operation[] = [
       grootte: param.choice(values("grootte"), "Niet samen met inschatting_uren."),
       inschatting_uren: param.text("Uren; null haalt de inschatting weg.", { numeric: true, ...HOURS }),
     },
+    // The proposal shows the fields that were given, each as the task shows it.
+    output: writes({
+      voorstel: {
+        taak: veld(s.object({ nummer: s.integer(), omschrijving: s.string() })),
+        ...Object.fromEntries((["stand", "eigenaar", "deadline", "herhalen", "omschrijving", "week", "tags", "brand_label",
+          "grootte", "inschatting_uren"] as const).map((k) => [k, s.optional(veld(shapes.taakVelden[k]))])),
+      },
+      resultaat: { taak: shapes.taak },
+    }),
   },
   {
     name: "project_aanmaken",
@@ -266,11 +371,21 @@ const definitions: Operation[] = [
       deadline: param.string("Einddatum jjjj-mm-dd; leeg is geen einddatum.", DATE),
       omschrijving: param.string("Omschrijving."),
     },
+    output: writes({
+      voorstel: {
+        titel: veld(s.string()), eigenaar: veld(shapes.persoon), looptijd: veld(shapes.looptijd),
+        omschrijving: veld(s.nullable(s.string())), besloten: veld(s.boolean()),
+      },
+      resultaat: { project: shapes.project },
+    }),
   },
 ];
 
 /** Parameters every operation of its kind takes, added here so no entry can forget them. */
 function withCommonParameters(o: Operation): Operation {
+  if ((o.output.kind === "write") !== o.writes || (o.output.kind === "write" && (o.twoStep ?? true) && !o.output.voorstel)) {
+    throw new Error(`registry: ${o.name} needs output: ${o.writes ? "writes({ voorstel, resultaat })" : "reads({...})"}`);
+  }
   const parameters: Record<string, Param> = {};
   if (o.requiresOrg ?? true) parameters.org_id = param.uuid("Organisatie (uit organisaties, of die van de sleutel).", { required: true });
   Object.assign(parameters, o.parameters);
