@@ -40,6 +40,8 @@ export interface Operation {
    * Every key is required unless wrapped in `s.optional`; a value that can be null is `s.nullable(x)`.
    */
   output: Output;
+  /** Parameters the example curl line of /api/v1/docs adds to the required ones, when those alone make no working call. */
+  example?: Record<string, string>;
 }
 
 const DATE = { pattern: /^\d{4}-\d{2}-\d{2}$/, explanation: "moet een datum zijn als jjjj-mm-dd" };
@@ -315,6 +317,7 @@ const definitions: Operation[] = [
       prioriteit_2: param.string("Tweede.", { max: 500 }),
       prioriteit_3: param.string("Derde.", { max: 500 }),
     },
+    example: { prioriteit_1: "Offerte afmaken" },
     output: writes({
       voorstel: {
         datum: veld(s.date()),
