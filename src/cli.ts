@@ -272,7 +272,7 @@ async function runCommand(args: string[]): Promise<void> {
     }
     case "org list": {
       const rows = await withDatabase(async (sql) => (await sql`select r from beheer.organisaties() r`).map((x) => x.r));
-      print(json, rows, rows.map((o) => `${o.org_id}  ${o.naam}  (${o.leden} members; ` +
+      print(json, rows, rows.map((o) => `${o.org_id}  ${o.naam}  (${o.leden} member${o.leden === 1 ? "" : "s"}; ` +
         `${o.koppelingen.filter((k: { aan: boolean }) => k.aan).map((k: { door: string; alleen_lezen: boolean }) =>
           `${k.door} on${k.alleen_lezen ? ", read only" : ""}`).join("; ") || "doors off"}; ` +
         `released: ${o.secties.join(" ") || "none"})`).join("\n") || "(no organisations)");
