@@ -33,7 +33,11 @@ begin
       ('app.taken', 'grootte', 'grootte'),
       ('app.prioriteiten', 'soort', 'prioriteit_soort'),
       ('app.kpis', 'meetsoort', 'meetsoort'),
-      ('app.kpis', 'cadans', 'cadans')) x (tabel, kolom, lijst)
+      ('app.kpis', 'cadans', 'cadans'),
+      ('app.reflecties', 'soort', 'reflectie_soort'),
+      ('app.sessienotities', 'soort', 'sessienotitie_soort'),
+      ('app.sessienotities', 'status', 'sessienotitie_status'),
+      ('app.strategie_voorstellen', 'status', 'strategievoorstel_status')) x (tabel, kolom, lijst)
   loop
     lijst := app_hidden.keuzes(k.lijst);
     if lijst is null then

@@ -1,15 +1,22 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
 import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
-import { jsonSchema, type Param } from "./parameters.ts";
+import { jsonSchema, type Param, type ParamType } from "./parameters.ts";
 import { errorCodes } from "./error-codes.ts";
 import { foutSchema, refusalsByStatus, render, successSchemas, type Schema } from "./schemas.ts";
 
 // The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.
-function parameterList(o: Operation) {
-  return Object.entries(o.parameters).map(([name, p]) => ({
+interface IndexParameter {
+  naam: string; type: ParamType; verplicht: boolean; toelichting: string;
+  waarden?: readonly string[]; elementen?: IndexParameter[];
+}
+
+function parameterList(parameters: Record<string, Param>): IndexParameter[] {
+  return Object.entries(parameters).map(([name, p]) => ({
     naam: name, type: p.type, verplicht: p.required, toelichting: p.description,
     ...(p.values ? { waarden: p.values } : {}),
+    // A list of objects names the keys of its elements.
+    ...(p.elements ? { elementen: parameterList(p.elements) } : {}),
   }));
 }
 
@@ -24,7 +31,7 @@ export function index() {
     documentatie: "/api/v1/docs",
     endpoints: operations.map((o) => ({
       operatie: o.name, methode: httpMethod(o), pad: restPath(o), schrijft: o.writes, sectie: o.section,
-      beschrijving: o.description, parameters: parameterList(o),
+      beschrijving: o.description, parameters: parameterList(o.parameters),
     })),
   };
 }

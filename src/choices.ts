@@ -24,6 +24,15 @@ export const choices = {
   cadans: ["week", "month", "quarter"],
   /** What a task belongs to, as the taken filter names it. */
   taak_soort: ["prioriteit", "project", "los"],
+  /** A reflection's kind; its period is stored as <yyyy>-<mm>, <yyyy>-Q<n> or <yyyy>. */
+  reflectie_soort: ["maand", "kwartaal", "jaar"],
+  sessienotitie_soort: ["strategie", "kwartaal", "maand", "check_in", "overig"],
+  /** A session note is written as concept and established by the coach in the app. */
+  sessienotitie_status: ["concept", "vastgesteld"],
+  /** The fields of the strategy canvas (interface, Strategy canvas fields): columns of app.strategie. */
+  strategie_veld: ["bhag", "purpose", "dna", "jaarthema", "core_customer", "core_competence", "brand_promise",
+    "sandbox_geo", "sandbox_niche", "sandbox_product", "profit_per_x", "profit_per_x_toelichting", "thag"],
+  strategievoorstel_status: ["open", "goedgekeurd", "afgewezen"],
 } as const satisfies Record<string, ChoiceList>;
 
 export type ChoiceName = keyof typeof choices;

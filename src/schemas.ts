@@ -37,6 +37,7 @@ export const s = {
   /** One of these texts. */
   choice: (list: readonly string[], description?: string): Schema => describe({ type: "string", enum: [...list] }, description),
   constant: (value: string | number | boolean, description?: string): Schema => describe({ const: value }, description),
+  null: (description?: string): Schema => describe({ type: "null" }, description),
   /** Any JSON value (the old and new value in a task's history). */
   any: (description?: string): Schema => describe({}, description),
   array: (items: Schema, description?: string): Schema => describe({ type: "array", items }, description),
@@ -148,8 +149,17 @@ export const shapes = (() => {
     rock_id: s.nullable(s.uuid()), week,
   }));
 
+  const actiepunt = s.named("Actiepunt", s.object({ tekst: s.string(), eigenaar: s.nullable(persoon), deadline: s.nullable(s.date()) }));
+  const sessienotitie = s.named("Sessienotitie", s.object({
+    id: s.uuid(), datum: s.date(), titel: s.string(), soort: s.choice(values("sessienotitie_soort")),
+    status: s.choice(values("sessienotitie_status"), "Een concept ziet alleen de coach."), samenvatting: s.string(),
+    highlights: s.array(s.string()), besluiten: s.array(s.string()), learnings: s.array(s.string()),
+    actiepunten: s.array(actiepunt),
+  }, "Een sessienotitie (app_hidden.sessienotitie_weergave)."));
+
   return { persoon, team, teamVeld, kwartaal, week, prioriteit, kpi, onderdeel, taakVelden, taak, looptijd, project,
-    weektaak, stand: { prioriteit: PRIORITEIT_STAND, stoplicht: STOPLICHT, geschiedenis: GESCHIEDENIS_SOORT } };
+    weektaak, actiepunt, sessienotitie,
+    stand: { prioriteit: PRIORITEIT_STAND, stoplicht: STOPLICHT, geschiedenis: GESCHIEDENIS_SOORT } };
 })();
 
 /**

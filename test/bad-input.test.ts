@@ -62,6 +62,8 @@ function validValue(p: IndexParam): unknown {
 const extraValid: Record<string, Record<string, unknown>> = {
   taak_bijwerken: { stand: "in_uitvoering" },
   dagprioriteiten_zetten: { prioriteit_1: "Test" },
+  sessienotitie_schrijven: { datum: "2026-05-14" },
+  strategie_bijwerken: { velden: { bhag: "Test" } },
 };
 
 /** Valid input for an operation: its required parameters (and what extraValid adds). */
@@ -71,9 +73,11 @@ function validInput(e: Endpoint): Record<string, unknown> {
   return { ...input, ...extraValid[e.operatie] };
 }
 
+/** A form body meaning the same as the input: lists as repeated keys, objects as JSON text. */
 function formOf(input: Record<string, unknown>): string {
   return Object.entries(input).flatMap(([k, v]) => (Array.isArray(v) ? v : [v])
-    .map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(String(x))}`)).join("&");
+    .map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof x === "object" && x !== null ? JSON.stringify(x) : String(x))}`))
+    .join("&");
 }
 
 interface Answer { status: number; text: string; body: any; headers: Headers }

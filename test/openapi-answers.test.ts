@@ -34,8 +34,11 @@ const o = setupWorld({
   },
 });
 
-/** How each operation is called with valid input; a write's confirmation may note ids for later samples. */
-interface Sample { input: () => Record<string, unknown>; note?: (confirmed: any) => void }
+/**
+ * How each operation is called with valid input: rows it needs that no operation writes
+ * (prepare), and ids a write's confirmation gives for later samples (note).
+ */
+interface Sample { input: () => Record<string, unknown>; prepare?: () => Promise<void>; note?: (confirmed: any) => void }
 const owner = () => o.w.members.eigenaar;
 
 // In order: the writes make what the reads then show.
@@ -65,6 +68,12 @@ const samples: Record<string, Sample> = {
   },
   weektaak_toevoegen: { input: () => ({ titel: "Offertes", prioriteit_id: ids.prioriteit }) },
   dagprioriteiten_zetten: { input: () => ({ prioriteit_1: "Bellen", prioriteit_3: "Mailen" }) },
+  sessienotitie_schrijven: {
+    input: () => ({ datum: "2026-05-12", titel: "Kwartaalsessie", soort: "kwartaal", samenvatting: "Doelen Q3",
+      highlights: ["Omzet op koers"], besluiten: ["Twee verkopers erbij"], learnings: ["Eerder bellen"],
+      actiepunten: [{ tekst: "Vacature plaatsen", eigenaar_user_id: owner().user_id, deadline: "2026-06-01" }, { tekst: "Evalueren" }] }),
+  },
+  strategie_bijwerken: { input: () => ({ velden: { bhag: "Marktleider in 2035", jaarthema: "Groei" } }) },
   wie_ben_ik: { input: () => ({}) },
   team: { input: () => ({}) },
   prioriteiten: { input: () => ({ kwartaal: "Q2-2026" }) },
@@ -73,7 +82,36 @@ const samples: Record<string, Sample> = {
   taken: { input: () => ({ ook_afgesloten: "ja" }) },
   projecten: { input: () => ({}) },
   taak_geschiedenis: { input: () => ({ nummer: ids.nummer }) },
+  reflecties: {
+    prepare: () => sql()`insert into app.reflecties (org_id, user_id, soort, periode, goed, energie, ingediend_op)
+      values (${o.w.org}, ${owner().user_id}, 'maand', '2026-04', 'Veel verkocht', 7, '2026-05-01T09:00:00Z')`.then(() => {}),
+    input: () => ({ soort: "maand" }),
+  },
+  uren: {
+    prepare: () => sql()`insert into app.uren (org_id, user_id, datum, uren, taak_id, project_id) values
+      (${o.w.org}, ${owner().user_id}, '2026-05-11', 2, ${ids.taak as string}, null),
+      (${o.w.org}, ${owner().user_id}, '2026-05-11', 3, null, ${ids.project as string}),
+      (${o.w.org}, ${owner().user_id}, '2026-05-12', 1.5, null, null)`.then(() => {}),
+    input: () => ({ van: "2026-05-01", tot: "2026-05-31" }),
+  },
+  waardering: {
+    prepare: () => sql()`insert into app.waarderingen (org_id, periode, omzet, genormaliseerde_ebitda, multiple, aandelenwaarde)
+      values (${o.w.org}, '2025', 1200000, 180000, 5.5, 990000), (${o.w.org}, 'Q1-2026', null, null, null, null)`.then(() => {}),
+    input: () => ({}),
+  },
+  gesprekken: {
+    prepare: () => sql()`insert into app.gesprekken (org_id, medewerker_user_id, leider_user_id, soort, datum, afgerond, eindclassificatie)
+      values (${o.w.org}, ${o.w.members.lid.user_id}, ${owner().user_id}, 'jaargesprek', '2026-03-01', true, 'B'),
+             (${o.w.org}, ${o.w.members.mt.user_id}, ${owner().user_id}, 'functioneringsgesprek', '2026-06-01', false, null)`.then(() => {}),
+    input: () => ({}),
+  },
+  // The owner sees established notes; the one sessienotitie_schrijven wrote is established in the app.
+  sessienotities: {
+    prepare: () => sql()`update app.sessienotities set status = 'vastgesteld', vastgesteld_op = now() where org_id = ${o.w.org}`.then(() => {}),
+    input: () => ({}),
+  },
 };
+const sql = () => (o as TestSetup).db.sql;
 
 const restOperations = operations.filter((x) => !x.onlyMcp);
 
@@ -119,6 +157,7 @@ describe("output schemas against real answers", () => {
     it(`${name}: its answers match its schema`, async (t) => {
       if (!op) return assert.fail(`${name} is no longer in the registry; remove its sample`);
       const successes = successSchemas(op);
+      await sample.prepare?.();
       const first = await call(op, sample.input());
       assert.equal(first.status, 200, JSON.stringify(first.body));
       await check(op, 200, first.body, successes[0]!.schema, successes[0]!.name);
