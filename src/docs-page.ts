@@ -41,17 +41,23 @@ export function exampleValue(name: string, p: Param): string {
     case "uuid": return `<${name}>`;
     case "integer": return String(Math.max(p.min ?? 1, 1));
     case "number": return String(Math.max(p.min ?? 1, 1));
-    case "array": return "voorbeeld";
-    case "object": return "{}";
+    // A form carries an object, or a list of objects, as JSON text.
+    case "array": return p.elements ? JSON.stringify([exampleObject(p.elements)]) : "voorbeeld";
+    case "object": return JSON.stringify({ [p.values?.[0] ?? "sleutel"]: "Voorbeeld" });
     default:
       if (p.numeric) return "2";
       if (!p.pattern) return "Voorbeeld";
       // The shapes the registry's patterns ask for; the docs test checks each against its pattern.
-      for (const candidate of ["2026-09-30", "Q3-2026", "2026-W40", "2026-09", "2026-Q3"]) {
+      for (const candidate of ["2026-01-15", "Q3-2026", "2026-W40", "2026-09", "2026-Q3"]) {
         if (new RegExp(p.pattern).test(candidate)) return candidate;
       }
       return `<${name}>`;
   }
+}
+
+/** An element of a list of objects, with its required keys. */
+function exampleObject(elements: Record<string, Param>): Record<string, string> {
+  return Object.fromEntries(Object.entries(elements).filter(([, e]) => e.required).map(([k, e]) => [k, exampleValue(k, e)]));
 }
 
 function shellQuote(text: string): string {
@@ -59,9 +65,9 @@ function shellQuote(text: string): string {
 }
 
 /**
- * A curl line for an operation with its required parameters (and the registry's example), with the key in $KOERS_SLEUTEL,
- * the address in $KOERS_URL and the organisation in $ORG_ID. A write's body is a form, or
- * JSON when a parameter is an object (a form carries only texts).
+ * A curl line for an operation with its required parameters (and the registry's example), with
+ * the key in $KOERS_SLEUTEL, the address in $KOERS_URL and the organisation in $ORG_ID. A
+ * write's body is a form (an object as JSON text).
  */
 export function curlExample(o: Operation, extra: Record<string, string> = {}): string {
   const required = Object.entries(o.parameters).filter(([n, p]) => p.required || o.example?.[n] !== undefined);
@@ -72,12 +78,6 @@ export function curlExample(o: Operation, extra: Record<string, string> = {}): s
     const query = required.map(([n, p]) => `${n}=${value(n, p)}`);
     const url = `$KOERS_URL${restPath(o)}${query.length ? `?${query.join("&")}` : ""}`;
     return `curl ${auth} "${url}"`;
-  }
-  if (required.some(([, p]) => p.type === "object")) {
-    const body = Object.fromEntries([...required.map(([n, p]) => [n, p.type === "object" ? {} : value(n, p)]),
-      ...Object.entries(extra)]);
-    const json = JSON.stringify(body).replace('"$ORG_ID"', `"'"$ORG_ID"'"`);
-    return `curl ${auth} -H "Content-Type: application/json" "$KOERS_URL${restPath(o)}" -d '${json}'`;
   }
   const fields = [...required.map(([n, p]) => [n, value(n, p)] as const), ...Object.entries(extra)]
     .map(([n, v]) => (v === "$ORG_ID" ? `-d "${n}=$ORG_ID"` : `--data-urlencode ${shellQuote(`${n}=${v}`)}`));
@@ -93,6 +93,11 @@ function rules(p: Param): string {
   else if (p.pattern) parts.push(`patroon <code>${esc(p.pattern)}</code>`);
   if (!p.pattern && (p.type === "string" || (p.type === "text" && !p.numeric))) parts.push(`hoogstens ${p.maxLength} tekens`);
   if (p.type === "text") parts.push(p.numeric ? "een getal, of null om te wissen" : "null wist de waarde");
+  if (p.elements) {
+    parts.push(`elk element een object {${Object.entries(p.elements).map(([k, e]) => `<code>${esc(k)}</code>${e.required ? " (verplicht)" : ""}`)
+      .join(", ")}}; in een form als JSON-tekst`);
+  }
+  if (p.type === "object") parts.push("in een form als JSON-tekst");
   if (p.type === "array") parts.push(`hoogstens ${p.maxItems} elementen`);
   if (p.min !== undefined && p.min > -2147483648) parts.push(`minstens ${p.min}`);
   if (p.max !== undefined && p.max < 2147483647) parts.push(`hoogstens ${p.max}`);
