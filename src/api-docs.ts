@@ -45,15 +45,11 @@ function inputSchema(p: Param, where: "query" | "body"): Record<string, unknown>
   if (p.type === "vlag") {
     return where === "query" ? { ...base, ...FLAG_TEXT } : { ...withoutType(base), anyOf: [FLAG_TEXT, { type: "boolean" }] };
   }
-  if (p.type === "array" && where === "body") {
-    // A JSON list; a text is read as a comma-separated list, as in a query string.
-    return { ...withoutType(base), anyOf: [{ type: "array", items: base.items, maxItems: base.maxItems }, { type: "string" }] };
-  }
   return base;
 }
 
 function withoutType(schema: Record<string, unknown>): Record<string, unknown> {
-  const { type: _type, enum: _enum, items: _items, maxItems: _maxItems, ...rest } = schema;
+  const { type: _type, enum: _enum, ...rest } = schema;
   return rest;
 }
 
