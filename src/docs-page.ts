@@ -202,7 +202,7 @@ export ORG_ID=...   # organisatie.org_id uit: curl -H "Authorization: Bearer $KO
 <p>Elk antwoord dat geen 200 is, heeft <code>{"fout": {"code", "bericht", "parameter"?}}</code>. Bouw op de code; het
 bericht is voor mensen en kan veranderen. Per operatie staat welke codes ze kan geven.</p>
 <table><thead><tr><th>Status</th><th>Code</th><th>Wanneer</th></tr></thead><tbody>
-${Object.entries(errorCodes).map(([code, e]) => `<tr><td>${e.status}</td><td><code>${code}</code></td><td>${esc(e.when)}</td></tr>`).join("\n")}
+${Object.entries(errorCodes).sort(([, a], [, b]) => a.status - b.status).map(([code, e]) => `<tr><td>${e.status}</td><td><code>${code}</code></td><td>${esc(e.when)}</td></tr>`).join("\n")}
 </tbody></table>
 
 <h2>Operaties</h2>
