@@ -86,11 +86,15 @@ begin
         prioriteit_3 = excluded.prioriteit_3, bijgewerkt_op = excluded.bijgewerkt_op
   returning * into nieuw;
   return jsonb_build_object(
+    -- Only the slots given; each with "nu" null when the slot was empty (jsonb_strip_nulls
+    -- would drop that null too, deep inside the field).
     'voorstel', jsonb_build_object('datum', app_hidden.veld(to_jsonb(dag), to_jsonb(dag)))
-      || jsonb_strip_nulls(jsonb_build_object(
-        'prioriteit_1', case when p ? 'prioriteit_1' then app_hidden.veld(to_jsonb(oud.prioriteit_1), to_jsonb(nieuw.prioriteit_1)) end,
-        'prioriteit_2', case when p ? 'prioriteit_2' then app_hidden.veld(to_jsonb(oud.prioriteit_2), to_jsonb(nieuw.prioriteit_2)) end,
-        'prioriteit_3', case when p ? 'prioriteit_3' then app_hidden.veld(to_jsonb(oud.prioriteit_3), to_jsonb(nieuw.prioriteit_3)) end)),
+      || case when p ? 'prioriteit_1' then jsonb_build_object('prioriteit_1',
+           app_hidden.veld(to_jsonb(oud.prioriteit_1), to_jsonb(nieuw.prioriteit_1))) else '{}' end
+      || case when p ? 'prioriteit_2' then jsonb_build_object('prioriteit_2',
+           app_hidden.veld(to_jsonb(oud.prioriteit_2), to_jsonb(nieuw.prioriteit_2))) else '{}' end
+      || case when p ? 'prioriteit_3' then jsonb_build_object('prioriteit_3',
+           app_hidden.veld(to_jsonb(oud.prioriteit_3), to_jsonb(nieuw.prioriteit_3))) else '{}' end,
     'resultaat', jsonb_build_object('dagprioriteiten', jsonb_build_object('datum', dag,
       'prioriteiten', jsonb_build_array(nieuw.prioriteit_1, nieuw.prioriteit_2, nieuw.prioriteit_3))));
 end

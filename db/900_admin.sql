@@ -116,6 +116,43 @@ begin
 end
 $$;
 
+-- Lists, so a person can recover an id: organisations, members, keys. Never a secret: a key
+-- shows only its hint.
+create function beheer.organisaties() returns setof jsonb
+language sql stable set search_path = '' as $$
+  select jsonb_build_object('org_id', o.org_id, 'naam', o.naam, 'tijdzone', o.tijdzone, 'aangemaakt_op', o.aangemaakt_op,
+    'leden', (select count(*) from app.lidmaatschappen l where l.org_id = o.org_id and l.actief),
+    'koppelingen', coalesce((select jsonb_agg(jsonb_build_object('door', k.door, 'aan', k.aan, 'alleen_lezen', k.alleen_lezen)
+                                              order by k.door)
+                             from app.koppelingen k where k.org_id = o.org_id), '[]'),
+    'secties', coalesce((select jsonb_agg(s.sectie order by s.sectie)
+                         from app.secties s where s.org_id = o.org_id and s.vrijgegeven), '[]'))
+  from app.organisaties o
+  order by o.naam, o.org_id
+$$;
+
+create function beheer.leden(_org uuid) returns setof jsonb
+language sql stable set search_path = '' as $$
+  select jsonb_build_object('user_id', l.user_id, 'naam', a.naam, 'email', a.email, 'rol', l.rol,
+    'functietitel', l.functietitel, 'team', t.naam, 'actief', l.actief, 'lid_sinds', l.aangemaakt_op)
+  from app.lidmaatschappen l
+  join app.accounts a on a.id = l.user_id
+  left join app.teams t on t.org_id = l.org_id and t.id = l.team_id
+  where l.org_id = _org
+  order by a.naam, l.user_id
+$$;
+
+-- _user null: the keys of every member.
+create function beheer.sleutels(_org uuid, _user uuid default null) returns setof jsonb
+language sql stable set search_path = '' as $$
+  select jsonb_build_object('key_id', k.id, 'user_id', k.user_id, 'naam', a.naam, 'email', a.email, 'hint', k.hint,
+    'aangemaakt_op', k.aangemaakt_op, 'ingetrokken_op', k.ingetrokken_op)
+  from app_private.api_sleutels k
+  join app.accounts a on a.id = k.user_id
+  where k.org_id = _org and (_user is null or k.user_id = _user)
+  order by k.aangemaakt_op desc, k.id
+$$;
+
 -- _alleen_lezen null leaves the read-only setting as it is.
 create function beheer.koppeling_zetten(_org uuid, _door text, _aan boolean, _alleen_lezen boolean)
 returns jsonb language plpgsql volatile set search_path = '' as $$

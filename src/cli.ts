@@ -18,6 +18,7 @@ import { operations, restPath } from "./registry.ts";
 import { importSchema } from "./import/schema.ts";
 import { importData, parseImportFile, totals, type ImportOutcome } from "./import/run.ts";
 import { DEMO_ORG, DEMO_OWNER, readDemo, shiftDemo } from "./import/demo.ts";
+import path from "node:path";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -26,8 +27,11 @@ Usage:
   koers worker                                  run only the background worker
   koers migrate                                 bring the database up to date
   koers org create --naam N [--tijdzone TZ]
+  koers org list                                organisations with their ids
   koers user create --org O --naam N --email E --rol R [--functietitel T] [--team NAAM] [--wachtwoord P]
+  koers user list --org O                       members with ids, e-mail, role and team
   koers key create --org O --user U             prints the key once
+  koers key list --org O [--user U]             keys with ids, hints and dates (never the key)
   koers key revoke --key-id K
   koers door set --org O --door rest|mcp --aan|--uit [--alleen-lezen|--schrijven]
   koers section release|withdraw --org O SECTION...
@@ -66,12 +70,172 @@ Usage:
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
-Database: DATABASE_URL, or the embedded PostgreSQL in KOERS_DATA_DIR (default ./data).`;
+Database: DATABASE_URL, or the embedded PostgreSQL in KOERS_DATA_DIR (default ./data).
+koers COMMAND --help explains one command; koers --version prints the version.`;
+
+// Help per command, read off the usage lines above so a command added there has help too:
+// its usage line, what it does, and each of its options.
+interface CommandHelp { command: string; usage: string; summary: string }
+
+function commandsOf(help: string): CommandHelp[] {
+  const commands: CommandHelp[] = [];
+  let last: CommandHelp[] = [];
+  for (const line of help.split("\n")) {
+    const m = /^  koers (.*)$/.exec(line);
+    if (!m) {
+      // A deeper-indented line continues the summary of the command above it.
+      if (/^ {10,}\S/.test(line) && last.length) for (const c of last) c.summary = `${c.summary} ${line.trim()}`.trim();
+      else last = [];
+      continue;
+    }
+    const [usage, ...summary] = m[1]!.split(/\s{2,}/);
+    const words: string[] = [];
+    for (const token of usage!.split(" ")) {
+      if (!/^[a-z][a-z|]*$/.test(token)) break;
+      words.push(token);
+    }
+    // release|withdraw names two commands with one usage.
+    let names = [""];
+    for (const word of words) names = names.flatMap((n) => word.split("|").map((w) => `${n} ${w}`.trim()));
+    last = names.map((command) => ({ command, usage: `koers ${usage!.trim()}`, summary: summary.join(" ").trim() }));
+    commands.push(...last);
+  }
+  return commands;
+}
+
+/** What a command does, in a sentence or two; a command missing here shows its usage line's note. */
+const ABOUT: Record<string, string> = {
+  serve: "Runs the service: the REST door and the background worker (same as npm start).",
+  worker: "Runs only the background worker, for deployments that scale it separately.",
+  migrate: "Brings the database up to date (tables, SQL code and reference data).",
+  "org create": "Creates an organisation.",
+  "org list": "Lists the organisations: id, name, members, doors and released sections.",
+  "user create": "Adds a member to an organisation. A person already known by e-mail joins with the same account; " +
+    "a new team is created.",
+  "user list": "Lists the members of an organisation: user id, role, name, e-mail, job title and team.",
+  "key create": "Creates an API key acting as that member. The key is printed once; only its hash is stored.",
+  "key list": "Lists API keys: key id, hint (the last characters), whose it is, created and revoked. Never the key itself.",
+  "key revoke": "Revokes a key: from then on it answers 401 sleutel_ingetrokken.",
+  "door set": "Switches a door (rest or mcp) on or off for an organisation, optionally read only.",
+  "section release": `Releases sections for the doors: ${values("sectie").join(", ")}.`,
+  "section withdraw": `Withdraws sections from the doors: ${values("sectie").join(", ")}.`,
+  log: "Shows the organisation's call log, newest first, refused calls included.",
+  "taak klaar": "Ticks a task off as the app does (emits taak.klaar; a repeating task gets its next occurrence).",
+  "prioriteit afronden": "Completes a priority (emits prioriteit.afgerond; its repeating tasks stop).",
+  "kpi doel": "Sets a KPI's target for a quarter.",
+  "kernresultaat toevoegen": "Adds a key result to an OKR.",
+  "kernresultaat bijwerken": "Records a key result's progress.",
+  "webhook maken": "Creates a webhook for an organisation, made by an owner; prints its signing secret once.",
+  "webhook lijst": "Lists an organisation's webhooks: id, on or off, name, address, events, failed deliveries in a row. Never the secret.",
+  "webhook test": "Sends a webhook.test message to the webhook.",
+  "webhook afleveringen": "Shows a webhook's delivery log, newest first: time, message id, event, attempt, status, duration, error.",
+  "webhook opnieuw": "Sends a message again: the same message id, a new delivery.",
+  "webhook aan": "Switches a webhook on; its count of failed deliveries starts again.",
+  "webhook uit": "Switches a webhook off.",
+  meldingen: "Shows notifications (default: the owners'), such as a webhook switched off after fifteen failed deliveries.",
+  "mcp tokens": "Lists a person's connected AI assistants (never the tokens).",
+  "mcp intrekken": "Revokes an assistant's connection: its next call answers 401.",
+  "team maken": "Creates a team, optionally with its leader.",
+  "proces maken": "Creates a business process with the member ultimately responsible for it.",
+  "rol maken": "Creates a role seat in a process, occupied or open.",
+  "lid wijzigen": "Changes a member's role, team, job title or whether they are active.",
+  "reflectie indienen": "Submits a reflection as that member; submitting the same period again replaces it.",
+  "uren schrijven": "Writes hours for a member, on a task, a priority, a project or nothing in particular.",
+  "waardering meten": "Records a company valuation for a period, or an open invitation to the bookkeeper without figures.",
+  "gesprek vastleggen": "Records a review conversation: about whom, led by whom, its kind, date and outcome.",
+  "sessienotitie vaststellen": "The coach establishes a concept session note; from then on the client sees it.",
+  "strategie goedkeuren": "Approves an open strategy proposal: its fields are written to the canvas.",
+  "strategie afwijzen": "Rejects an open strategy proposal.",
+  import: "Loads an organisation's data from a JSON file (docs/import.md), all or nothing; running it again adds nothing twice.",
+  demo: "Loads a demo organisation, switches REST on, releases every section and prints a key and URLs to try.",
+};
+
+/** What each option means; an option missing here is still listed, without explanation. */
+const OPTION_HELP: Record<string, string> = {
+  org: "organisation: its id or exact name (koers org list)",
+  naam: "name",
+  tijdzone: "IANA time zone of the organisation (default Europe/Amsterdam)",
+  email: "e-mail address; a person already known by it joins with the same account",
+  rol: `role: ${values("rol").join(", ")}`,
+  functietitel: "job title",
+  team: "team name; created when new",
+  wachtwoord: "password for signing in to the app",
+  user: "member: user id or e-mail address (koers user list)",
+  "key-id": "key id (koers key list)",
+  door: "the door: rest or mcp",
+  aan: "switch the door on",
+  uit: "switch the door off",
+  "alleen-lezen": "read only: writes answer alleen_lezen",
+  schrijven: "allow writes again",
+  limit: "at most this many rows (default 50)",
+  nummer: "task number",
+  id: "id",
+  kpi: "KPI id (from kpi_scorebord)",
+  kwartaal: "quarter, Q<n>-<yyyy>",
+  doel: "target value",
+  prioriteit: "priority id (an OKR)",
+  titel: "title",
+  start: "start value (default 0)",
+  waarde: "value",
+  url: "the receiver's address: https and a host name (docs/webhooks.md)",
+  gebeurtenissen: "events to send, comma-separated (docs/webhooks.md)",
+  bericht: "message id (koers webhook afleveringen)",
+  leider: "team leader: user id or e-mail address",
+  eindverantwoordelijke: "ultimately responsible member: user id or e-mail address",
+  proces: "process: its name or id",
+  wie: "member: user id or e-mail address (whom it is about, or who holds the seat)",
+  met: "conversation leader: user id or e-mail address",
+  actief: "ja or nee",
+  soort: "kind (the values are in the usage line)",
+  periode: "period: <yyyy>-<mm>, Q<n>-<yyyy> or <yyyy>, as the kind asks",
+  goed: "what went well",
+  beter: "what can be better",
+  geleerd: "what was learned",
+  focus: "focus for the next period",
+  energie: "energy, 1 to 10",
+  datum: "date, yyyy-mm-dd",
+  uren: "hours",
+  taak: "task number",
+  project: "project id",
+  omzet: "revenue",
+  ebitda: "normalised EBITDA",
+  multiple: "multiple",
+  aandelenwaarde: "equity value",
+  afgerond: "the conversation is completed",
+  eindoordeel: `final classification: ${values("eindclassificatie").join(", ")} (needs --afgerond)`,
+  schema: "print the import file's JSON Schema instead of importing",
+};
+
+/** One command's help; null for a command that does not exist. */
+function commandHelp(words: string[]): string | null {
+  const commands = commandsOf(HELP);
+  const name = words.join(" ");
+  const exact = commands.filter((c) => c.command === name);
+  if (exact.length) {
+    const c = exact[0]!;
+    const options = [...new Set([...c.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
+    const width = Math.max(...[...options, "json", "help"].map((o) => o.length)) + 4;
+    const about = ABOUT[c.command] ?? c.summary;
+    return [`Usage: ${c.usage}`, ...(about ? ["", about] : []), "", "Options:",
+      ...options.map((o) => `  --${o.padEnd(width)}${OPTION_HELP[o] ?? ""}`),
+      `  --${"json".padEnd(width)}machine-readable output`, `  --${"help".padEnd(width)}this help`].join("\n");
+  }
+  // A group (koers key --help): its commands.
+  const group = commands.filter((c) => c.command.startsWith(`${name} `));
+  if (!name || !group.length) return null;
+  return [`Commands of koers ${name}:`, ...[...new Set(group.map((c) => c.usage))].map((u) => `  ${u}`), "",
+    `koers ${name} COMMAND --help explains one.`].join("\n");
+}
+
+function version(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8")) as { version: string };
+  return pkg.version;
+}
 
 class UsageError extends Error {}
 
 const OPTIONS = {
-  json: { type: "boolean" }, help: { type: "boolean", short: "h" },
+  json: { type: "boolean" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" },
   naam: { type: "string" }, tijdzone: { type: "string" }, org: { type: "string" }, email: { type: "string" },
   rol: { type: "string" }, functietitel: { type: "string" }, team: { type: "string" },
   wachtwoord: { type: "string" }, user: { type: "string" }, "key-id": { type: "string" },
@@ -150,8 +314,17 @@ async function runCommand(args: string[]): Promise<void> {
   const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   const [group, action, ...rest] = positionals;
   const json = v.json ?? false;
-  if (v.help || !group) {
-    console.log(HELP);
+  if (v.version) {
+    print(json, { versie: version() }, `koers ${version()}`);
+    return;
+  }
+  // koers --help, koers key create --help, koers help key create
+  if (v.help || !group || group === "help") {
+    const words = (group === "help" ? positionals.slice(1) : positionals).slice(0, 2);
+    if (!words.length) return void console.log(HELP);
+    const help = commandHelp(words) ?? commandHelp(words.slice(0, 1));
+    if (!help) throw new UsageError(`unknown command "${words.join(" ")}"`);
+    console.log(help);
     return;
   }
   // import and demo take no second word (import's is the file).
@@ -191,6 +364,33 @@ async function runCommand(args: string[]): Promise<void> {
         from (select beheer.org(${org}) as id) o`)[0]!.r);
       print(json, { ...r, sleutel: apiKey.key },
         `API key (shown once, store it now):\n${apiKey.key}\nkey_id ${r.key_id}`);
+      return;
+    }
+    case "org list": {
+      const rows = await withDatabase(async (sql) => (await sql`select r from beheer.organisaties() r`).map((x) => x.r));
+      print(json, rows, rows.map((o) => `${o.org_id}  ${o.naam}  (${o.leden} member${o.leden === 1 ? "" : "s"}; ` +
+        `${o.koppelingen.filter((k: { aan: boolean }) => k.aan).map((k: { door: string; alleen_lezen: boolean }) =>
+          `${k.door} on${k.alleen_lezen ? ", read only" : ""}`).join("; ") || "doors off"}; ` +
+        `released: ${o.secties.join(" ") || "none"})`).join("\n") || "(no organisations)");
+      return;
+    }
+    case "user list": {
+      const org = requireOption(v, "org");
+      const rows = await withDatabase(async (sql) => (await sql`select r from beheer.leden(beheer.org(${org})) r`).map((x) => x.r));
+      print(json, rows, rows.map((m) => `${m.user_id}  ${m.rol.padEnd(8)}  ${m.naam} <${m.email}>` +
+        `${m.functietitel ? `, ${m.functietitel}` : ""}${m.team ? `, team ${m.team}` : ""}${m.actief ? "" : " (inactive)"}`)
+        .join("\n") || "(no members)");
+      return;
+    }
+    case "key list": {
+      const org = requireOption(v, "org");
+      const rows = await withDatabase(async (sql) => (await sql`
+        select r from (select beheer.org(${org}) as id) o,
+          beheer.sleutels(o.id, case when ${v.user ?? null}::text is not null then beheer.lid(o.id, ${v.user ?? null}) end) r`)
+        .map((x) => x.r));
+      print(json, rows, rows.map((k) => `${k.key_id}  ${k.hint}  ${k.naam} <${k.email}>  ` +
+        `created ${new Date(k.aangemaakt_op).toISOString()}` +
+        (k.ingetrokken_op ? `, revoked ${new Date(k.ingetrokken_op).toISOString()}` : ", active")).join("\n") || "(no keys)");
       return;
     }
     case "key revoke": {

@@ -84,14 +84,19 @@ function decodeComponent(s: string): string | null {
 }
 
 /**
- * A query string or form body: `a=1&a=2` gives a list, as query strings do for arrays. A bad
- * %-escape (also one that is not UTF-8) is refused naming its parameter.
+ * A query string or form body: `a=1&a=2` gives a list, as query strings do for arrays, and so
+ * does `a[]=1&a[]=2` (the spelling of PHP, Rails and many HTTP clients): `a[]` is `a`, always a
+ * list, so one `a[]=x,y` is the one element "x,y". A bad %-escape (also one that is not UTF-8)
+ * is refused naming its parameter.
  */
 export function readQueryString(text: string): Input {
   const value: Record<string, unknown> = {};
-  const add = (name: string, v: string) => {
-    if (!Object.hasOwn(value, name)) Object.defineProperty(value, name, { value: v, enumerable: true, writable: true, configurable: true });
-    else if (Array.isArray(value[name])) (value[name] as string[]).push(v);
+  const add = (spelled: string, v: string) => {
+    const list = spelled.length > 2 && spelled.endsWith("[]");
+    const name = list ? spelled.slice(0, -2) : spelled;
+    if (!Object.hasOwn(value, name)) {
+      Object.defineProperty(value, name, { value: list ? [v] : v, enumerable: true, writable: true, configurable: true });
+    } else if (Array.isArray(value[name])) (value[name] as string[]).push(v);
     else value[name] = [value[name] as string, v];
   };
   for (const part of text.split("&")) {

@@ -5,6 +5,7 @@
 // where api.<name> does the work and every call is checked against it.
 import { param, type Param } from "./parameters.ts";
 import { values, type Role, type Section } from "./choices.ts";
+import { s, shapes, veld, reads, writes, type Output } from "./schemas.ts";
 
 export type { Section } from "./choices.ts";
 
@@ -31,6 +32,20 @@ export interface Operation {
   title?: string;
   /** A write that changes or removes what exists, not only adds (MCP destructiveHint). */
   destructive?: boolean;
+  /**
+   * What it answers on success, as JSON Schema (OpenAPI and the MCP tools' outputSchema are
+   * made from it; test/openapi-answers.test.ts checks real answers against it). Read it off the
+   * SQL that makes the answer (`api.<name>`, the `*_weergave` functions) and use the builder and
+   * shared shapes of src/schemas.ts:
+   * - a read: `reads({ taken: s.array(shapes.taak), afgekapt: s.boolean() })`, the keys of its body;
+   * - a write: `writes({ voorstel: { titel: veld(s.string()), ... }, resultaat: { taak: shapes.taak } })`,
+   *   the keys of `voorstel` (each `veld(x)`: {nu, wordt}) and of `resultaat` as api.<name> returns
+   *   them; `voorstel: null` for a write without two steps.
+   * Every key is required unless wrapped in `s.optional`; a value that can be null is `s.nullable(x)`.
+   */
+  output: Output;
+  /** Parameters the example curl line of /api/v1/docs adds to the required ones, when those alone make no working call. */
+  example?: Record<string, string>;
 }
 
 const DATE = { pattern: /^\d{4}-\d{2}-\d{2}$/, explanation: "moet een datum zijn als jjjj-mm-dd" };
@@ -54,6 +69,12 @@ const definitions: Operation[] = [
     requiresOrg: false,
     description: "Controleert een API-sleutel: de organisatie en de persoon namens wie de sleutel werkt.",
     parameters: {},
+    output: reads({
+      organisatie: s.object({ org_id: s.uuid(), naam: s.string() }),
+      gebruiker: s.object({ user_id: s.uuid(), naam: s.string(), rol: s.choice(values("rol")) }),
+      sleutel_id: s.nullable(s.uuid("De API-sleutel; null op de AI-koppeling.")),
+      door: s.choice(["rest", "mcp"]),
+    }),
   },
   {
     name: "organisaties",
@@ -67,6 +88,13 @@ const definitions: Operation[] = [
     description: "De organisaties waar jij lid bent en de AI-koppeling aan staat: org_id, naam, je rol, de " +
       "vrijgegeven onderdelen en of de koppeling op alleen lezen staat. Elke andere tool vraagt een org_id uit deze lijst.",
     parameters: {},
+    output: reads({
+      organisaties: s.array(s.object({
+        org_id: s.uuid(), naam: s.string(), rol: s.choice(values("rol")),
+        onderdelen: s.array(s.choice(values("sectie")), "De vrijgegeven onderdelen."),
+        alleen_lezen: s.boolean("De AI-koppeling staat op alleen lezen: schrijven kan niet."),
+      })),
+    }),
   },
   {
     name: "team",
@@ -78,6 +106,16 @@ const definitions: Operation[] = [
     description: "Leden met rol, functietitel en team; teams met hun leider; bedrijfsprocessen met " +
       "eindverantwoordelijke en rollen (bezet of open); open rollen; leden zonder rol.",
     parameters: {},
+    output: reads({
+      leden: s.array(s.object({ user_id: s.uuid(), naam: s.string(), rol: s.choice(values("rol")),
+        functietitel: s.nullable(s.string()), team: shapes.teamVeld })),
+      processen: s.array(s.object({ id: s.uuid(), naam: s.string(), eindverantwoordelijke: s.nullable(shapes.persoon),
+        rollen: s.array(s.object({ id: s.uuid(), naam: s.string(), wie: s.nullable(shapes.persoon) })) })),
+      open_rollen: s.array(s.object({ id: s.uuid(), naam: s.string(), proces: s.string() })),
+      zonder_rol: s.array(shapes.persoon),
+      teams: s.optional(s.array(s.object({ id: s.uuid(), naam: s.string(), leider: s.nullable(shapes.persoon) }),
+        "Alleen wanneer de organisatie teams heeft.")),
+    }),
   },
   {
     name: "prioriteiten",
@@ -93,6 +131,7 @@ const definitions: Operation[] = [
       alleen_aandacht: param.flag("Alleen prioriteiten die achterlopen, aandacht nodig hebben of over hun deadline zijn."),
       team: param.string("Teamnaam of id (uit team); geen geeft de bedrijfsbrede."),
     },
+    output: reads({ kwartaal: shapes.kwartaal, prioriteiten: s.array(shapes.prioriteit) }),
   },
   {
     name: "kpi_scorebord",
@@ -107,6 +146,7 @@ const definitions: Operation[] = [
       kwartaal: param.string("Q<n>-<jjjj>; leeg is het lopende kwartaal.", QUARTER),
       team: param.string("Teamnaam of id; geen geeft de bedrijfsbrede KPI's."),
     },
+    output: reads({ kwartaal: shapes.kwartaal, kpis: s.array(shapes.kpi) }),
   },
   {
     name: "weektaken",
@@ -117,6 +157,10 @@ const definitions: Operation[] = [
     rights: { lid: "eigen", coach: "geen" },
     description: "Het weekbord per persoon voor één ISO-week: titel, status, klaar en de rock waar een taak bij hoort.",
     parameters: { week: param.string("ISO-week <jjjj>-W<nn>, deze of volgende; leeg is deze week.", WEEK) },
+    output: reads({
+      week: shapes.week,
+      borden: s.array(s.object({ persoon: shapes.persoon, taken: s.array(shapes.weektaak) })),
+    }),
   },
   {
     name: "taken",
@@ -136,6 +180,7 @@ const definitions: Operation[] = [
       tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet).", TAGS),
       nummer: param.integer("Geeft die ene taak, ook als die klaar of vervallen is; andere filters tellen dan niet.", { min: 1 }),
     },
+    output: reads({ taken: s.array(shapes.taak), afgekapt: s.boolean("Meer dan 200: filter verder.") }),
   },
   {
     name: "projecten",
@@ -146,6 +191,7 @@ const definitions: Operation[] = [
     rights: { lid: "alles", coach: "alles" },
     description: "Lopende projecten die je in de app ziet: titel, eigenaar, looptijd, besloten, open taken, bestede uren.",
     parameters: {},
+    output: reads({ projecten: s.array(shapes.project) }),
   },
   {
     name: "taak_geschiedenis",
@@ -156,6 +202,13 @@ const definitions: Operation[] = [
     rights: { lid: "alles", coach: "alles" },
     description: "Wijzigingen van een taak, nieuwste eerst: soort, wie (leeg is automatisch), wanneer, oude en nieuwe waarde.",
     parameters: { nummer: param.integer("Taaknummer.", { required: true, min: 1 }) },
+    output: reads({
+      taak: s.object({ id: s.uuid(), nummer: s.integer(), omschrijving: s.string() }),
+      geschiedenis: s.array(s.object({
+        soort: s.choice(shapes.stand.geschiedenis), door: s.nullable(shapes.persoon), tijdstip: s.time(),
+        oud: s.any("De oude waarde."), nieuw: s.any("De nieuwe waarde."),
+      }), "Nieuwste eerst; door null is automatisch."),
+    }),
   },
   {
     name: "prioriteit_aanmaken",
@@ -174,6 +227,14 @@ const definitions: Operation[] = [
       deadline: param.string("jjjj-mm-dd binnen het kwartaal; leeg is het einde van het kwartaal.", DATE),
       omschrijving: param.string("Waarom, en wanneer het af is."),
     },
+    output: writes({
+      voorstel: {
+        titel: veld(s.string()), soort: veld(s.choice(values("prioriteit_soort"))), eigenaar: veld(shapes.persoon),
+        kwartaal: veld(shapes.kwartaal), deadline: veld(s.date()), omschrijving: veld(s.nullable(s.string())),
+        advies: s.optional(s.string("Wanneer de eigenaar meer dan vijf prioriteiten in het kwartaal krijgt.")),
+      },
+      resultaat: { prioriteit: shapes.prioriteit },
+    }),
   },
   {
     name: "kpi_meting_invoeren",
@@ -193,6 +254,17 @@ const definitions: Operation[] = [
         { pattern: /^\d{4}-(W\d{2}|\d{2}|Q[1-4])$/, explanation: "moet <jjjj>-W<nn>, <jjjj>-<mm> of <jjjj>-Q<n> zijn" }),
       toelichting: param.string("Verplicht wanneer de KPI op attentie of achter uitkomt."),
     },
+    output: writes({
+      voorstel: {
+        kpi: veld(s.object({ id: s.uuid(), naam: s.string() })), periode: veld(s.string()), waarde: veld(s.number()),
+        toelichting: veld(s.nullable(s.string())), stoplicht: veld(s.nullable(s.choice(shapes.stand.stoplicht))),
+      },
+      resultaat: {
+        meting: s.object({ kpi_id: s.uuid(), periode: s.string(), waarde: s.number(), toelichting: s.nullable(s.string()),
+          overschreven: s.boolean("Er stond al een meting in deze periode.") }),
+        kpi: shapes.kpi,
+      },
+    }),
   },
   {
     name: "taak_toevoegen",
@@ -216,6 +288,15 @@ const definitions: Operation[] = [
       tags: param.array("Tags voor de taak; een nieuwe tag bestaat daarna in de organisatie.", TAGS),
       brand_label: param.string("Naam van het brand label; leeg is hetzelfde als de prioriteit of het project."),
     },
+    output: writes({
+      voorstel: {
+        omschrijving: veld(s.string()), hoort_bij: veld(shapes.onderdeel), onder_taak_nummer: veld(s.nullable(s.integer())),
+        eigenaar: veld(s.nullable(shapes.persoon)), deadline: veld(s.nullable(s.date())), week: veld(s.nullable(shapes.week)),
+        herhalen: veld(s.nullable(s.choice(values("herhalen")))), grootte: veld(s.nullable(s.choice(values("grootte")))),
+        inschatting_uren: veld(s.nullable(s.number())), tags: veld(s.array(s.string())), brand_label: veld(s.nullable(s.string())),
+      },
+      resultaat: { taak: shapes.taak },
+    }),
   },
   {
     name: "kpi_aanmaken",
@@ -233,6 +314,13 @@ const definitions: Operation[] = [
       cadans: param.choice(values("cadans"), "Hoe vaak er gemeten wordt.", { required: true }),
       lager_is_beter: param.flag("Lager is beter (verloop, kosten, doorlooptijd). Standaard nee."),
     },
+    output: writes({
+      voorstel: {
+        naam: veld(s.string()), eenheid: veld(s.nullable(s.string())), eigenaar: veld(shapes.persoon),
+        meetsoort: veld(s.choice(values("meetsoort"))), cadans: veld(s.choice(values("cadans"))), lager_is_beter: veld(s.boolean()),
+      },
+      resultaat: { kpi: shapes.kpi },
+    }),
   },
   {
     name: "weektaak_toevoegen",
@@ -248,6 +336,13 @@ const definitions: Operation[] = [
       voor_user_id: param.uuid("Leeg is jezelf."),
       prioriteit_id: param.uuid("De rock of OKR waar de taak bij hoort."),
     },
+    output: writes({
+      voorstel: {
+        titel: veld(s.string()), week: veld(shapes.week), voor: veld(shapes.persoon),
+        prioriteit: veld(s.nullable(s.object({ id: s.uuid(), titel: s.string() }))),
+      },
+      resultaat: { weektaak: shapes.weektaak },
+    }),
   },
   {
     name: "dagprioriteiten_zetten",
@@ -264,6 +359,17 @@ const definitions: Operation[] = [
       prioriteit_2: param.string("Tweede.", { max: 500 }),
       prioriteit_3: param.string("Derde.", { max: 500 }),
     },
+    example: { prioriteit_1: "Offerte afmaken" },
+    output: writes({
+      voorstel: {
+        datum: veld(s.date()),
+        prioriteit_1: s.optional(veld(s.nullable(s.string()))), prioriteit_2: s.optional(veld(s.nullable(s.string()))),
+        prioriteit_3: s.optional(veld(s.nullable(s.string()))),
+      },
+      resultaat: {
+        dagprioriteiten: s.object({ datum: s.date(), prioriteiten: { ...s.array(s.nullable(s.string())), minItems: 3, maxItems: 3 } }),
+      },
+    }),
   },
   {
     name: "taak_bijwerken",
@@ -288,6 +394,15 @@ const definitions: Operation[] = [
       grootte: param.choice(values("grootte"), "Niet samen met inschatting_uren."),
       inschatting_uren: param.text("Uren; null haalt de inschatting weg.", { numeric: true, ...HOURS }),
     },
+    // The proposal shows the fields that were given, each as the task shows it.
+    output: writes({
+      voorstel: {
+        taak: veld(s.object({ nummer: s.integer(), omschrijving: s.string() })),
+        ...Object.fromEntries((["stand", "eigenaar", "deadline", "herhalen", "omschrijving", "week", "tags", "brand_label",
+          "grootte", "inschatting_uren"] as const).map((k) => [k, s.optional(veld(shapes.taakVelden[k]))])),
+      },
+      resultaat: { taak: shapes.taak },
+    }),
   },
   {
     name: "project_aanmaken",
@@ -304,6 +419,13 @@ const definitions: Operation[] = [
       deadline: param.string("Einddatum jjjj-mm-dd; leeg is geen einddatum.", DATE),
       omschrijving: param.string("Omschrijving."),
     },
+    output: writes({
+      voorstel: {
+        titel: veld(s.string()), eigenaar: veld(shapes.persoon), looptijd: veld(shapes.looptijd),
+        omschrijving: veld(s.nullable(s.string())), besloten: veld(s.boolean()),
+      },
+      resultaat: { project: shapes.project },
+    }),
   },
   {
     name: "reflecties",
@@ -319,6 +441,16 @@ const definitions: Operation[] = [
       periode: param.string("<jjjj>-<mm> (maand) of Q<n>-<jjjj> (kwartaal); leeg is de laatste periode met inhoud.",
         { pattern: /^(\d{4}-\d{2}|Q[1-4]-\d{4})$/, explanation: "moet een maand zijn als 2026-04 of een kwartaal als Q2-2026" }),
     },
+    output: reads({
+      soort: s.choice(values("reflectie_soort")),
+      periode: s.nullable(s.string("<jjjj>-<mm> of Q<n>-<jjjj>; null wanneer er nog niets geschreven is.")),
+      team_zichtbaar: s.boolean("Iedereen heeft ingediend, jij ook: de reflecties van het team zijn zichtbaar."),
+      reflecties: s.array(s.object({
+        persoon: shapes.persoon, goed: s.nullable(s.string()), beter: s.nullable(s.string()), geleerd: s.nullable(s.string()),
+        focus: s.nullable(s.string()), energie: s.nullable(s.integer("1 tot 10.")), ingediend: s.boolean(),
+        ingediend_op: s.nullable(s.time()),
+      })),
+    }),
   },
   {
     name: "uren",
@@ -333,6 +465,20 @@ const definitions: Operation[] = [
       tot: param.string("Laatste dag jjjj-mm-dd, telt mee; leeg is de laatste van deze maand.", DATE),
       user_id: param.uuid("Alleen die persoon (uit team); leeg is iedereen."),
     },
+    output: reads({
+      van: s.date(), tot: s.date(),
+      alleen_eigen: s.boolean("Je ziet alleen je eigen uren."), toelichting: s.optional(s.string()),
+      totaal: s.number(),
+      personen: s.array(s.object({
+        persoon: shapes.persoon, uren: s.number(),
+        per_prioriteit: s.array(s.object({ id: s.uuid(), titel: s.string(), uren: s.number() })),
+        per_project: s.array(s.oneOf(
+          s.object({ id: s.uuid(), titel: s.string(), uren: s.number() }),
+          s.object({ id: s.null(), titel: s.null(), uren: s.number(), besloten: s.constant(true, "Een besloten project waar je niet aan werkt.") }),
+        )),
+        losse_taken: s.number(),
+      })),
+    }),
   },
   {
     name: "waardering",
@@ -343,6 +489,12 @@ const definitions: Operation[] = [
     description: "De bedrijfswaardering zoals gemeten: periode, omzet, genormaliseerde EBITDA, multiple en " +
       "aandelenwaarde, nieuwste eerst. Metingen zonder cijfers (een open uitnodiging aan de boekhouder) tellen niet mee.",
     parameters: { aantal: param.integer("Aantal metingen; standaard 8.", { min: 1, max: 100 }) },
+    output: reads({
+      waarderingen: s.array(s.object({
+        periode: s.string(), omzet: s.nullable(s.number()), genormaliseerde_ebitda: s.nullable(s.number()),
+        multiple: s.nullable(s.number()), aandelenwaarde: s.nullable(s.number()), gemeten_op: s.time(),
+      }), "Nieuwste eerst."),
+    }),
   },
   {
     name: "gesprekken",
@@ -356,6 +508,13 @@ const definitions: Operation[] = [
       jaar: param.integer("Alleen dat jaar; leeg is alle jaren.", { min: 1, max: 9999 }),
       alleen_open: param.flag("Alleen gesprekken die nog niet zijn afgerond."),
     },
+    output: reads({
+      hele_team: s.boolean("Je ziet de gesprekken van het hele team, niet alleen je eigen."),
+      gesprekken: s.array(s.object({
+        id: s.uuid(), wie: shapes.persoon, met: shapes.persoon, soort: s.string(), datum: s.date(), afgerond: s.boolean(),
+        eindclassificatie: s.nullable(s.choice(["A", "B", "C", "D"])),
+      })),
+    }),
   },
   {
     name: "sessienotities",
@@ -367,6 +526,7 @@ const definitions: Operation[] = [
     description: "Notities van coach- en MT-sessies, nieuwste eerst: datum, soort, samenvatting, highlights, " +
       "besluiten, learnings en actiepunten met eigenaar en deadline. Een concept ziet alleen de coach.",
     parameters: { aantal: param.integer("Hoeveel sessies terug; standaard 5.", { min: 1, max: 100 }) },
+    output: reads({ sessienotities: s.array(shapes.sessienotitie, "Nieuwste eerst.") }),
   },
   {
     name: "sessienotitie_schrijven",
@@ -394,6 +554,15 @@ const definitions: Operation[] = [
         },
       }),
     },
+    output: writes({
+      voorstel: {
+        datum: veld(s.date()), titel: veld(s.string()), soort: veld(s.choice(values("sessienotitie_soort"))),
+        samenvatting: veld(s.string()), highlights: veld(s.array(s.string())), besluiten: veld(s.array(s.string())),
+        learnings: veld(s.array(s.string())), actiepunten: veld(s.array(shapes.actiepunt)),
+        status: veld(s.choice(values("sessienotitie_status"))),
+      },
+      resultaat: { sessienotitie: shapes.sessienotitie },
+    }),
   },
   {
     name: "strategie_bijwerken",
@@ -409,11 +578,25 @@ const definitions: Operation[] = [
       velden: param.object("Alleen de velden die veranderen, met de nieuwe tekst (leeg maakt een veld leeg); " +
         "een veld dat niet genoemd wordt blijft.", { required: true, keys: values("strategie_veld"), max: 5000 }),
     },
+    output: writes({
+      voorstel: null,
+      resultaat: {
+        voorstel: s.object({
+          id: s.uuid(), status: s.choice(values("strategievoorstel_status")),
+          velden: s.object(Object.fromEntries(values("strategie_veld").map((k) => [k, s.optional(veld(s.nullable(s.string())))])),
+            "Alleen de velden die veranderen: de huidige en de nieuwe tekst."),
+          ingediend_door: shapes.persoon, ingediend_op: s.time(),
+        }, "Het opgeslagen voorstel; een eigenaar, admin of MT-lid keurt het goed of af in de app."),
+      },
+    }),
   },
 ];
 
 /** Parameters every operation of its kind takes, added here so no entry can forget them. */
 function withCommonParameters(o: Operation): Operation {
+  if ((o.output.kind === "write") !== o.writes || (o.output.kind === "write" && (o.twoStep ?? true) && !o.output.voorstel)) {
+    throw new Error(`registry: ${o.name} needs output: ${o.writes ? "writes({ voorstel, resultaat })" : "reads({...})"}`);
+  }
   const parameters: Record<string, Param> = {};
   if (o.requiresOrg ?? true) parameters.org_id = param.uuid("Organisatie (uit organisaties, of die van de sleutel).", { required: true });
   Object.assign(parameters, o.parameters);

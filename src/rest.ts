@@ -13,6 +13,8 @@ import type { ErrorBody } from "./parameters.ts";
 import { readInput, displayName, type RawBody } from "./http-input.ts";
 import { parseApiKey, bearerToken } from "./api-key.ts";
 import { index, openapi } from "./api-docs.ts";
+import { docsPage, DOCS_CSP } from "./docs-page.ts";
+import { addCors } from "./cors.ts";
 import type { Sql } from "./db/connection.ts";
 
 interface DoorResponse { status: number; body: unknown }
@@ -110,10 +112,14 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
   });
 
   // The methods each known address takes, for 405 with Allow.
-  const allowed = new Map<string, string>([["/api/v1", "GET, HEAD"], ["/api/v1/", "GET, HEAD"], ["/api/v1/openapi.json", "GET, HEAD"]]);
+  const allowed = new Map<string, string>([["/api/v1", "GET, HEAD"], ["/api/v1/", "GET, HEAD"], ["/api/v1/openapi.json", "GET, HEAD"],
+    ["/api/v1/docs", "GET, HEAD"]]);
+  addCors(app, (req) => allowed.get(pathOf(req.url)));
   app.get("/api/v1", async () => index());
   app.get("/api/v1/", async () => index());
   app.get("/api/v1/openapi.json", async () => openapi());
+  app.get("/api/v1/docs", async (_req, reply) => reply.type("text/html; charset=utf-8")
+    .header("content-security-policy", DOCS_CSP).header("x-content-type-options", "nosniff").send(docsPage()));
 
   for (const o of operations) {
     allowed.set(restPath(o), httpMethod(o) === "GET" ? "GET, HEAD" : "POST");

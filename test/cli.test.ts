@@ -2,6 +2,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { request, startKoers, testDatabase, type Koers, type TestDb } from "./helpers.ts";
 
@@ -68,6 +69,36 @@ describe("koers CLI", () => {
     assert.equal(row!.hint, `koers_live_…${apiKey.slice(-4)}`);
   });
 
+  it("org list, user list and key list recover ids, never a secret", async () => {
+    const orgs = await json(["org", "list"]);
+    const mine = orgs.find((x: { org_id: string }) => x.org_id === org);
+    assert.deepEqual({ ...mine, aangemaakt_op: undefined }, { org_id: org, naam: "Bakkerij Koers", tijdzone: "Europe/Amsterdam",
+      aangemaakt_op: undefined, leden: 2, koppelingen: [], secties: [] });
+    assert.ok(orgs.some((x: { naam: string }) => x.naam === "Tweede BV"));
+    assert.match((await koersCli(["org", "list"])).stdout, new RegExp(`^${org}  Bakkerij Koers  \\(2 members; doors off; released: none\\)$`, "m"));
+
+    const members = await json(["user", "list", "--org", "Bakkerij Koers"]);
+    assert.deepEqual(members.map((m: Record<string, unknown>) => [m.naam, m.email, m.rol, m.functietitel, m.team, m.actief]), [
+      ["Anna de Vries", "anna@bakkerij.nl", "eigenaar", "Directeur", "Directie", true],
+      ["Bram", "bram@bakkerij.nl", "lid", null, null, true]]);
+    assert.equal(members[0].user_id, anna);
+    assert.match((await koersCli(["user", "list", "--org", org])).stdout,
+      new RegExp(`^${anna}  eigenaar  Anna de Vries <anna@bakkerij.nl>, Directeur, team Directie$`, "m"));
+
+    await json(["key", "create", "--org", org, "--user", "bram@bakkerij.nl"]);
+    const keys = await json(["key", "list", "--org", org]);
+    assert.equal(keys.length, 2);
+    const annas = keys.find((k: { key_id: string }) => k.key_id === keyId);
+    assert.deepEqual(Object.keys(annas).sort(), ["aangemaakt_op", "email", "hint", "ingetrokken_op", "key_id", "naam", "user_id"]);
+    assert.deepEqual([annas.user_id, annas.hint, annas.ingetrokken_op], [anna, `koers_live_…${apiKey.slice(-4)}`, null]);
+    assert.deepEqual((await json(["key", "list", "--org", org, "--user", "anna@bakkerij.nl"])).map((k: { key_id: string }) => k.key_id), [keyId]);
+    const text = await koersCli(["key", "list", "--org", "Bakkerij Koers", "--user", anna]);
+    assert.match(text.stdout, new RegExp(`^${keyId}  koers_live_…${apiKey.slice(-4)}  Anna de Vries <anna@bakkerij.nl>  created \\S+, active$`, "m"));
+    for (const out of [JSON.stringify(keys), text.stdout]) assert.ok(!out.includes(apiKey.slice(11, 30)), "no secret in a list");
+    const stranger = await koersCli(["key", "list", "--org", org, "--user", "niemand@x.nl"]);
+    assert.deepEqual([stranger.code, /geen lid/.test(stranger.stderr)], [1, true]);
+  });
+
   it("door set and section release make the key work; withdraw and --alleen-lezen change it", async () => {
     assert.equal((await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey })).body.fout.code, "koppeling_uit");
     assert.deepEqual(await json(["door", "set", "--org", org, "--door", "rest", "--aan"]),
@@ -100,6 +131,9 @@ describe("koers CLI", () => {
   it("key revoke", async () => {
     const r = await json(["key", "revoke", "--key-id", keyId]);
     assert.equal(r.key_id, keyId);
+    const listed = (await json(["key", "list", "--org", org])).find((k: { key_id: string }) => k.key_id === keyId);
+    assert.equal(listed.ingetrokken_op, r.ingetrokken_op);
+    assert.match((await koersCli(["key", "list", "--org", org])).stdout, new RegExp(`^${keyId} .*, revoked \\S+$`, "m"));
     assert.equal((await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey })).body.fout.code, "sleutel_ingetrokken");
   });
 
@@ -111,6 +145,49 @@ describe("koers CLI", () => {
       "taak klaar", "prioriteit afronden", "kpi doel", "kernresultaat toevoegen", "kernresultaat bijwerken"]) {
       assert.ok(h.stdout.includes(`koers ${c}`), c);
     }
+  });
+
+  it("--version prints the package's version", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8"));
+    const r = await koersCli(["--version"]);
+    assert.deepEqual([r.code, r.stdout], [0, `koers ${version}\n`]);
+    assert.deepEqual(await json(["--version"]), { versie: version });
+  });
+
+  it("every command has its own --help: usage, what it does, each option explained; no database needed", async () => {
+    const offline = { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" };
+    const usage = (await koersCli(["--help"], offline)).stdout;
+    const commands = [...usage.matchAll(/^  koers ((?:[a-z]+(?:\|[a-z]+)?)(?: [a-z]+(?:\|[a-z]+)?)?)(?= |$)/gm)]
+      .flatMap((m) => { const [a, b] = m[1]!.split(" "); return a!.split("|").flatMap((x) => (b ? b.split("|").map((y) => `${x} ${y}`) : [x])); });
+    for (const c of ["org list", "user list", "key list", "key create", "section withdraw", "serve", "log"]) assert.ok(commands.includes(c), c);
+    // Four at a time: each is a process of its own.
+    for (let i = 0; i < commands.length; i += 4) {
+      await Promise.all(commands.slice(i, i + 4).map(async (c) => {
+        const r = await koersCli([...c.split(" "), "--help"], offline);
+        assert.equal(r.code, 0, `${c}: ${r.stderr}`);
+        const [first, ...lines] = r.stdout.split("\n");
+        assert.ok(first!.startsWith(`Usage: koers ${c.split(" ")[0]}`), `${c}: ${first}`);
+        assert.ok(lines[0] === "" && lines[1] && lines[1] !== "Options:", `${c} says what it does`);
+        for (const option of new Set([...first!.matchAll(/--([a-z-]+)/g)].map((m) => m[1]!))) {
+          assert.match(r.stdout, new RegExp(`^  --${option} +\\S`, "m"), `${c} explains --${option}`);
+        }
+        assert.match(r.stdout, /^  --json +machine-readable/m, c);
+      }));
+    }
+  });
+
+  it("key create --help, help key create and a group's --help", async () => {
+    const r = await koersCli(["key", "create", "--help"]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^Usage: koers key create --org O --user U\n/);
+    assert.match(r.stdout, /printed once/);
+    assert.match(r.stdout, /^  --org +organisation: its id or exact name/m);
+    assert.match(r.stdout, /^  --user +member: user id or e-mail address/m);
+    assert.equal((await koersCli(["help", "key", "create"])).stdout, r.stdout);
+    const group = await koersCli(["key", "--help"]);
+    assert.match(group.stdout, /^Commands of koers key:\n  koers key create .*\n  koers key list .*\n  koers key revoke /);
+    const unknown = await koersCli(["frobnicate", "--help"]);
+    assert.deepEqual([unknown.code, /unknown command "frobnicate"/.test(unknown.stderr)], [2, true]);
   });
 
   it("taak klaar ticks a task off as the app, named in its history and the log", async () => {

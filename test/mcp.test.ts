@@ -12,6 +12,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, Unaut
 import { makeWorld, testDatabase, lastCall, type TestDb, type World } from "./helpers.ts";
 import { aiDoorOn, browserSignIn, email, field, rawMcp, startKoersMcp, TestClientProvider, type KoersMcp } from "./mcp-helpers.ts";
 import { mcpOperations, type Operation } from "../src/registry.ts";
+import { outputSchema } from "../src/schemas.ts";
 
 const NOW = "2026-05-14T08:00:00Z"; // Thursday of week 20, Q2-2026
 
@@ -143,7 +144,7 @@ for (const era of eras) {
           assert.equal(t.annotations!.idempotentHint, o.twoStep ?? true, `${o.name} idempotentHint`);
         }
         assert.deepEqual(Object.keys((t.inputSchema as { properties: object }).properties).sort(), Object.keys(o.parameters).sort());
-        assert.deepEqual(t.outputSchema, { type: "object" });
+        assert.deepEqual(t.outputSchema, outputSchema(o), `${o.name} declares every answer it gives`);
       }
     });
 

@@ -4,6 +4,7 @@
 // checks every call's input for both doors and answers with the same fout.
 import { mcpOperations, type Operation } from "../registry.ts";
 import { jsonSchema } from "../parameters.ts";
+import { outputSchema } from "../schemas.ts";
 
 export interface ToolDefinition {
   name: string;
@@ -15,15 +16,6 @@ export interface ToolDefinition {
     title: string; readOnlyHint: boolean; openWorldHint: false;
     destructiveHint?: boolean; idempotentHint?: boolean;
   };
-}
-
-/**
- * The output schema of an operation. The registry has no output schemas yet (issue 8 adds them
- * for OpenAPI); until then every answer is declared as an object, which every answer and every
- * {"fout": ...} is. Replace this one function when the registry has them.
- */
-export function outputSchema(_o: Operation): Record<string, unknown> {
-  return { type: "object" };
 }
 
 export function title(o: Operation): string {
