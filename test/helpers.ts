@@ -25,10 +25,11 @@ function serverUrl(db: string): string {
 
 export interface TestDb { url: string; sql: postgres.Sql; drop(): Promise<void> }
 
-export async function testDatabase(): Promise<TestDb> {
+/** A database of its own: a clone of the migrated template, or (empty: true) a new, empty one. */
+export async function testDatabase(options: { empty?: boolean } = {}): Promise<TestDb> {
   const name = `koers_t_${crypto.randomBytes(5).toString("hex")}`;
   const admin = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name} template ${process.env.KOERS_TEST_TEMPLATE}`);
+  await admin.unsafe(`create database ${name}${options.empty ? "" : ` template ${process.env.KOERS_TEST_TEMPLATE}`}`);
   await admin.end();
   const url = serverUrl(name);
   const sql = postgres(url, { max: 2, onnotice: () => {} });

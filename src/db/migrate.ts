@@ -65,17 +65,20 @@ export async function ensureDoorRole(adminUrl: string): Promise<string> {
       unknown as [{ db: string; secret: string }];
     const role = doorRoleName(db);
     const password = doorPassword(secret, role);
-    // Role statements take no parameters; the name is hex and the password base64url, so
-    // quoting them is safe.
-    await sql.unsafe(`do $$ begin
-      if not exists (select 1 from pg_roles where rolname = '${role}') then
-        create role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication;
-      end if;
-    exception when duplicate_object or unique_violation then null; -- a parallel start won
-    end $$`);
-    await sql.unsafe(`alter role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication
-                      password '${password}'`);
-    await sql.unsafe(`grant koers_door to ${role}`);
+    // Instances starting together would change the same role row at once ("tuple concurrently
+    // updated"): one at a time. Role statements take no parameters; the name is hex and the
+    // password base64url, so quoting them is safe.
+    await sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(hashtext('koers:door-role'))`;
+      await tx.unsafe(`do $$ begin
+        if not exists (select 1 from pg_roles where rolname = '${role}') then
+          create role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication;
+        end if;
+      end $$`);
+      await tx.unsafe(`alter role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication
+                       password '${password}'`);
+      await tx.unsafe(`grant koers_door to ${role}`);
+    });
     const u = new URL(adminUrl);
     u.username = role;
     u.password = password;
@@ -100,6 +103,8 @@ export async function migrate(adminUrl: string, options: MigrateOptions = {}): P
     direction: "up",
     migrationsTable: "pgmigrations",
     checkOrder: true,
+    // Several instances (or a CLI command beside the service) may migrate at once: wait.
+    advisoryLockMode: "wait",
     log: () => {},
     logger: { debug: () => {}, info: () => {}, warn: (m: string) => log(m), error: (m: string) => log(m) },
   });
