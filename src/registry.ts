@@ -28,8 +28,8 @@ export interface Operation {
   twoStep?: boolean;
   /** Only on the AI connection (organisaties). */
   onlyMcp?: boolean;
-  /** A short title (the MCP tool's title); without one, the name with spaces. */
-  title?: string;
+  /** A short title (the MCP tool's title, the docs page's heading). */
+  title: string;
   /** A write that changes or removes what exists, not only adds (MCP destructiveHint). */
   destructive?: boolean;
   /**
@@ -429,6 +429,7 @@ const definitions: Operation[] = [
   },
   {
     name: "reflecties",
+    title: "Reflecties",
     writes: false,
     section: "reviews",
     module: "reviews",
@@ -454,6 +455,7 @@ const definitions: Operation[] = [
   },
   {
     name: "uren",
+    title: "Uren",
     writes: false,
     section: "prioriteiten",
     module: "uren",
@@ -482,6 +484,7 @@ const definitions: Operation[] = [
   },
   {
     name: "waardering",
+    title: "Waardering",
     writes: false,
     section: "financien",
     module: "financien",
@@ -498,6 +501,7 @@ const definitions: Operation[] = [
   },
   {
     name: "gesprekken",
+    title: "Gesprekken",
     writes: false,
     section: "reviews",
     module: "reviews",
@@ -518,6 +522,7 @@ const definitions: Operation[] = [
   },
   {
     name: "sessienotities",
+    title: "Sessienotities",
     writes: false,
     section: null,
     module: "sessies",
@@ -530,6 +535,7 @@ const definitions: Operation[] = [
   },
   {
     name: "sessienotitie_schrijven",
+    title: "Sessienotitie schrijven",
     writes: true,
     section: null,
     module: "sessies",
@@ -566,6 +572,7 @@ const definitions: Operation[] = [
   },
   {
     name: "strategie_bijwerken",
+    title: "Strategie bijwerken",
     writes: true,
     twoStep: false,
     section: null,

@@ -18,10 +18,6 @@ export interface ToolDefinition {
   };
 }
 
-export function title(o: Operation): string {
-  return o.title ?? o.name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
-}
-
 /** What an assistant needs besides what the operation does: when, with what, and how to write. */
 function description(o: Operation): string {
   const parts = [o.description];
@@ -51,7 +47,7 @@ function description(o: Operation): string {
 
 export function toolDefinition(o: Operation): ToolDefinition {
   const params = Object.entries(o.parameters);
-  const t = title(o);
+  const t = o.title;
   return {
     name: o.name,
     title: t,
