@@ -12,12 +12,13 @@ import { startCluster, type Cluster } from "./cluster.ts";
 const root = path.resolve(import.meta.dirname, "..");
 const log = (r: string) => console.log(`\n== ${r}`);
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+/** Runs a command; its output streams through, or (quiet) is kept for the caller to print. */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, quiet = false): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    p.stdout.on("data", (d) => { output += d; process.stdout.write(d); });
-    p.stderr.on("data", (d) => { output += d; process.stderr.write(d); });
+    p.stdout.on("data", (d) => { output += d; if (!quiet) process.stdout.write(d); });
+    p.stderr.on("data", (d) => { output += d; if (!quiet) process.stderr.write(d); });
     p.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
 }
@@ -72,21 +73,27 @@ try {
   await s`create extension pgtap`;
   await s.end();
 
-  log("pgTAP (pg_prove sql-tests/)");
+  // pgTAP and the TypeScript tests run side by side, and test files three at a time: much of
+  // the TypeScript tests' time is spent waiting on the processes they start. pg_prove's output
+  // is printed when it is done.
+  log("pgTAP (pg_prove sql-tests/) and the TypeScript tests (node --test, real HTTP on loopback), side by side");
   const u = new URL(serverUrl(sqlDb));
   const sqlFiles = fs.readdirSync(path.join(root, "sql-tests")).filter((f) => f.endsWith(".sql")).sort()
     .map((f) => `sql-tests/${f}`);
-  const prove = await run("pg_prove", ["-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username),
-    "-d", sqlDb, ...sqlFiles], { PGPASSWORD: decodeURIComponent(u.password) });
+  const testFiles = fs.readdirSync(path.join(root, "test")).filter((f) => f.endsWith(".test.ts")).sort()
+    .map((f) => `test/${f}`);
+  const [prove, node] = await Promise.all([
+    run("pg_prove", ["-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username),
+      "-d", sqlDb, ...sqlFiles], { PGPASSWORD: decodeURIComponent(u.password) }, true),
+    run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=3", "--test-reporter=spec", ...testFiles], {
+      KOERS_TEST_SERVER_URL: serverUrl("postgres"), KOERS_TEST_TEMPLATE: template,
+    }),
+  ]);
+  log("pgTAP output");
+  process.stdout.write(prove.output);
   const sqlTests = Number(/Tests=(\d+)/.exec(prove.output)?.[1] ?? 0);
   const sqlOk = prove.code === 0 && /Result: PASS/.test(prove.output);
 
-  log("TypeScript tests (node --test, real HTTP on loopback)");
-  const testFiles = fs.readdirSync(path.join(root, "test")).filter((f) => f.endsWith(".test.ts")).sort()
-    .map((f) => `test/${f}`);
-  const node = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...testFiles], {
-    KOERS_TEST_SERVER_URL: serverUrl("postgres"), KOERS_TEST_TEMPLATE: template,
-  });
   const passed = Number(/ℹ pass (\d+)/.exec(node.output)?.[1] ?? 0);
   const failed = Number(/ℹ fail (\d+)/.exec(node.output)?.[1] ?? 0);
   const skipped = Number(/ℹ skipped (\d+)/.exec(node.output)?.[1] ?? 0) + Number(/ℹ todo (\d+)/.exec(node.output)?.[1] ?? 0);
