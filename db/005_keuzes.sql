@@ -33,7 +33,8 @@ begin
       ('app.taken', 'grootte', 'grootte'),
       ('app.prioriteiten', 'soort', 'prioriteit_soort'),
       ('app.kpis', 'meetsoort', 'meetsoort'),
-      ('app.kpis', 'cadans', 'cadans')) x (tabel, kolom, lijst)
+      ('app.kpis', 'cadans', 'cadans'),
+      ('app.bijlagen', 'tekst_status', 'bijlage_tekst_status')) x (tabel, kolom, lijst)
   loop
     lijst := app_hidden.keuzes(k.lijst);
     if lijst is null then

@@ -10,6 +10,8 @@ import { migrate } from "./db/migrate.ts";
 import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
 import { values } from "./choices.ts";
+import fs from "node:fs";
+import path from "node:path";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -30,6 +32,10 @@ Usage:
   koers kpi doel --org O --kpi K --kwartaal Q3-2026 --doel N
   koers kernresultaat toevoegen --org O --prioriteit P --titel T --doel N [--start S]
   koers kernresultaat bijwerken --org O --id K --waarde N
+  koers opmerking plaatsen --org O --taak NUMMER --user U --tekst T
+  koers bijlage toevoegen --org O --taak NUMMER --user U --bestand PAD
+                                                stores the file (at most 10 MiB); the worker reads
+                                                the text of PDF, .docx, .xlsx and text files for search
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
@@ -46,7 +52,7 @@ const OPTIONS = {
   "alleen-lezen": { type: "boolean" }, schrijven: { type: "boolean" }, limit: { type: "string" },
   nummer: { type: "string" }, id: { type: "string" }, kpi: { type: "string" }, kwartaal: { type: "string" },
   doel: { type: "string" }, prioriteit: { type: "string" }, titel: { type: "string" }, start: { type: "string" },
-  waarde: { type: "string" },
+  waarde: { type: "string" }, taak: { type: "string" }, tekst: { type: "string" }, bestand: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -76,6 +82,46 @@ async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
   const derived = (await promisify(crypto.scrypt)(password, salt, 32)) as Buffer;
   return `scrypt$16384$8$1$${salt.toString("base64url")}$${derived.toString("base64url")}`;
+}
+
+/** An attachment's bytes; past the limit only enough to let the database refuse it by size. */
+function readAttachment(file: string): Buffer {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new UsageError(`--bestand: cannot read ${file}`);
+  }
+  if (!stat.isFile()) throw new UsageError(`--bestand: ${file} is not a file`);
+  const length = Math.min(stat.size, ATTACHMENT_MAX_BYTES + 1);
+  const buffer = Buffer.alloc(length);
+  const fd = fs.openSync(file, "r");
+  try {
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, buffer, read, length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The database refuses larger files (app_hidden.bijlage_max_bytes). */
+const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+const MIMETYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  txt: "text/plain", md: "text/markdown", csv: "text/csv",
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg",
+};
+
+function mimetypeOf(file: string): string | null {
+  return MIMETYPES[path.extname(file).slice(1).toLowerCase()] ?? null;
 }
 
 type Db = postgres.Sql;
@@ -217,6 +263,26 @@ async function runCommand(args: string[]): Promise<void> {
       const r = await withDatabase(async (sql) =>
         (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${value}) as r`)[0]!.r);
       print(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
+      return;
+    }
+    case "opmerking plaatsen": {
+      const [org, taskNumber, user, text] = [requireOption(v, "org"), numberOption(v, "taak", true), requireOption(v, "user"),
+        requireOption(v, "tekst")];
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.opmerking_plaatsen(o.id, ${taskNumber}, beheer.lid(o.id, ${user}), ${text}) as r
+        from (select beheer.org(${org}) as id) o`)[0]!.r);
+      print(json, r, `comment placed on task #${r.taak.nummer} ${r.taak.titel} (id ${r.id})`);
+      return;
+    }
+    case "bijlage toevoegen": {
+      const [org, taskNumber, user, file] = [requireOption(v, "org"), numberOption(v, "taak", true), requireOption(v, "user"),
+        requireOption(v, "bestand")];
+      const content = readAttachment(file);
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.bijlage_toevoegen(o.id, ${taskNumber}, beheer.lid(o.id, ${user}), ${path.basename(file)},
+                                        ${mimetypeOf(file)}, ${content}) as r
+        from (select beheer.org(${org}) as id) o`)[0]!.r);
+      print(json, r, `attachment ${r.naam} (${r.bytes} bytes) stored on task #${r.taak.nummer}; its text is read in the background`);
       return;
     }
     default:

@@ -4,6 +4,7 @@
 import pg from "pg";
 import { run, parseCrontab, type Runner, type TaskList } from "graphile-worker";
 import { trimLogs, type Retention } from "./tasks/trim_logs.ts";
+import { extractAttachmentText } from "./tasks/extract_attachment_text.ts";
 
 export interface WorkerOptions {
   now: string | null;
@@ -13,7 +14,7 @@ export interface WorkerOptions {
 
 /** The worker's tasks, by name. */
 export function taskList(options: WorkerOptions): TaskList {
-  return { trim_logs: trimLogs(options.retention) };
+  return { trim_logs: trimLogs(options.retention), extract_attachment_text: extractAttachmentText() };
 }
 
 export const crontab = "0 * * * * trim_logs\n";
