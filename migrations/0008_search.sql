@@ -48,6 +48,12 @@ alter table app.taken add column zoekvector tsvector generated always as (
   setweight(to_tsvector('app.koers_nl', omschrijving), 'A')
   || setweight(to_tsvector('app.koers_nl', coalesce(tag_tekst, '')), 'B')
   || setweight(to_tsvector('app.koers_nl', left(coalesce(toelichting, ''), 100000)), 'C')) stored;
+-- Titles alone, so a search can put hits whose title holds every word first and still read
+-- them newest first from an index.
+alter table app.taken add column titelvector tsvector generated always as (to_tsvector('app.koers_nl', omschrijving)) stored;
+alter table app.prioriteiten add column titelvector tsvector generated always as (to_tsvector('app.koers_nl', titel)) stored;
+alter table app.projecten add column titelvector tsvector generated always as (to_tsvector('app.koers_nl', titel)) stored;
+alter table app.kpis add column titelvector tsvector generated always as (to_tsvector('app.koers_nl', naam)) stored;
 alter table app.opmerkingen add column zoekvector tsvector generated always as (
   setweight(to_tsvector('app.koers_nl', left(tekst, 100000)), 'C')) stored;
 alter table app.prioriteiten add column zoekvector tsvector generated always as (
@@ -89,6 +95,8 @@ create table app.bijlage_delen (
   bijlage_id uuid not null,
   nr integer not null,
   taak_id uuid not null,
+  -- The attachment's upload time, so the newest matching parts are found without a join.
+  geupload_op timestamptz not null,
   plek text,
   tekst text not null,
   zoekvector tsvector generated always as (setweight(to_tsvector('app.koers_nl', tekst), 'D')) stored,
@@ -103,6 +111,10 @@ alter table app.bijlage_delen enable row level security;
 alter table app.bijlage_delen force row level security;
 
 create index taken_zoek on app.taken using gin (org_id, zoekvector);
+create index taken_titel on app.taken using gin (org_id, titelvector);
+create index prioriteiten_titel on app.prioriteiten using gin (org_id, titelvector);
+create index projecten_titel on app.projecten using gin (org_id, titelvector);
+create index kpis_titel on app.kpis using gin (org_id, titelvector);
 create index opmerkingen_zoek on app.opmerkingen using gin (org_id, zoekvector);
 create index bijlagen_zoek on app.bijlagen using gin (org_id, zoekvector);
 create index bijlage_delen_zoek on app.bijlage_delen using gin (org_id, zoekvector);
@@ -115,6 +127,7 @@ create index kpis_zoek on app.kpis using gin (org_id, zoekvector);
 create index taken_bijgewerkt on app.taken (org_id, bijgewerkt_op desc);
 create index opmerkingen_geplaatst on app.opmerkingen (org_id, geplaatst_op desc);
 create index bijlagen_geupload on app.bijlagen (org_id, geupload_op desc);
+create index bijlage_delen_geupload on app.bijlage_delen (org_id, geupload_op desc);
 create index taak_tags_tag on app.taak_tags (org_id, tag_id);
 create index opmerkingen_taak on app.opmerkingen (org_id, taak_id);
 create index bijlagen_taak on app.bijlagen (org_id, taak_id);
@@ -127,11 +140,11 @@ drop index app.opmerkingen_taak;
 drop index app.taak_tags_tag;
 alter table app.bijlagen drop column zoekvector, drop column tekst_plekken, drop column tekst_fout,
   drop column tekst_status, drop column bytes;
-alter table app.kpis drop column zoekvector, drop column bijgewerkt_op;
-alter table app.projecten drop column zoekvector, drop column bijgewerkt_op;
+alter table app.kpis drop column titelvector, drop column zoekvector, drop column bijgewerkt_op;
+alter table app.projecten drop column titelvector, drop column zoekvector, drop column bijgewerkt_op;
 alter table app.kernresultaten drop column zoekvector;
-alter table app.prioriteiten drop column zoekvector, drop column bijgewerkt_op;
+alter table app.prioriteiten drop column titelvector, drop column zoekvector, drop column bijgewerkt_op;
 alter table app.opmerkingen drop column zoekvector;
-alter table app.taken drop column zoekvector, drop column tag_tekst;
+alter table app.taken drop column titelvector, drop column zoekvector, drop column tag_tekst;
 alter table app.lidmaatschappen drop column bijgewerkt_op;
 drop text search configuration app.koers_nl;
