@@ -135,7 +135,10 @@ try {
       from generate_series(1, 50) i;
       insert into app.tags (org_id, naam) select '${o}', t from unnest(${sqlArray(
         ["Sales", "Marketing", "Urgent", "Klant", "Intern", "Finance", "HR", "IT", "Juridisch", "Inkoop", "Logistiek",
-          "Service", "Kwaliteit", "Strategie", "Website", "Social", "Beurs", "Subsidie", "Audit", "Privacy"])}) t;`);
+          "Service", "Kwaliteit", "Strategie", "Website", "Social", "Beurs", "Subsidie", "Audit", "Privacy"])}) t;
+      create temp table ids as select
+        array(select id from app.prioriteiten where org_id = '${o}' order by id) as p,
+        array(select id from app.projecten where org_id = '${o}' order by id) as j;`);
     progress(`${TASKS} tasks over two years (a third under priorities, a third in projects)`);
     for (let done = 0; done < TASKS; done += 20_000) {
       const n = Math.min(20_000, TASKS - done);
@@ -146,8 +149,8 @@ try {
           initcap((select werkwoorden[1 + (i * 7) % array_length(werkwoorden, 1)] from w)) || ' ' || pg_temp.woord(random())
             || ' ' || pg_temp.woord(random()) || ' voor ' || (select klanten[1 + (i * 13) % array_length(klanten, 1)] from w),
           case when i % 3 = 0 then pg_temp.zin(10 + i % 30, i) end,
-          case when i % 3 = 1 then (select id from app.prioriteiten where org_id = '${o}' offset (i % 400) limit 1) end,
-          case when i % 3 = 2 then (select id from app.projecten where org_id = '${o}' offset (i % 300) limit 1) end,
+          case when i % 3 = 1 then (select p[1 + (i / 3) % 400] from ids) end,
+          case when i % 3 = 2 then (select j[1 + (i / 3) % 300] from ids) end,
           pg_temp.mens(random()), pg_temp.mens(random()),
           case when i % 10 < 5 then 'voltooid' when i % 10 = 5 then 'vervallen' when i % 10 = 6 then 'in_uitvoering' else 'open' end,
           date '2025-01-01' + (i % 700),
@@ -163,8 +166,9 @@ try {
       select distinct t.org_id, t.id, g.id from app.taken t cross join generate_series(1, 2) k
       join lateral (select id from app.tags where org_id = t.org_id order by hashtext(id::text || (t.nummer * 31 + k)::text) limit 1) g on true
       where t.org_id = '${o}' and t.nummer % 3 <> 0;
-      update app.taken t set tag_tekst = x.namen
-      from (select tt.taak_id, string_agg(g.naam, ' ' order by lower(g.naam)) as namen
+      update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels
+      from (select tt.taak_id, string_agg(g.naam, ' ' order by lower(g.naam)) as namen,
+                   array_agg(lower(g.naam) order by lower(g.naam)) as sleutels
             from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
             where tt.org_id = '${o}' group by tt.taak_id) x
       where t.org_id = '${o}' and t.id = x.taak_id;

@@ -41,16 +41,19 @@ begin
 end
 $$;
 
--- A task's tag names in app.taken.tag_tekst, so they are in its search vector --------------
+-- A task's tag names in app.taken.tag_tekst, so they are in its search vector, and in lower
+-- case in tag_sleutels for the tags filter ------------------------------------------------
 
 create function app_hidden.tag_tekst_bijwerken(_org uuid, _taken uuid[]) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin
-  update app.taken t set tag_tekst = x.namen
-  from (select i as id, (select string_agg(g.naam, ' ' order by lower(g.naam))
-                         from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
-                         where tt.org_id = _org and tt.taak_id = i) as namen
-        from unnest(_taken) i) x
+  update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels
+  from (select i as id, g.namen, g.sleutels
+        from unnest(_taken) i,
+        lateral (select string_agg(n.naam, ' ' order by lower(n.naam)) as namen,
+                        array_agg(lower(n.naam) order by lower(n.naam)) as sleutels
+                 from app.taak_tags tt join app.tags n on n.org_id = tt.org_id and n.id = tt.tag_id
+                 where tt.org_id = _org and tt.taak_id = i) g) x
   where t.org_id = _org and t.id = x.id and t.tag_tekst is distinct from x.namen;
 end
 $$;
@@ -393,11 +396,7 @@ begin
   if alleen_klaar then taakfilter := taakfilter || ' and t.stand in (''voltooid'', ''vervallen'')'; end if;
   if eigenaar is not null then taakfilter := taakfilter || ' and t.eigenaar_user_id = $3'; end if;
   if hoort_bij is not null then taakfilter := taakfilter || ' and (t.prioriteit_id = $5 or t.project_id = $5)'; end if;
-  if tags is not null then
-    taakfilter := taakfilter || ' and t.id in (select tt.taak_id from app.taak_tags tt join app.tags g'
-      || ' on g.org_id = tt.org_id and g.id = tt.tag_id where tt.org_id = $1 and lower(g.naam) = any ($6)'
-      || ' group by tt.taak_id having count(distinct lower(g.naam)) = cardinality($6))';
-  end if;
+  if tags is not null then taakfilter := taakfilter || ' and t.tag_sleutels @> $6'; end if;
 
   -- Priorities and projects: open until completed.
   statusfilter := case when alleen_open then ' and p.afgerond_op is null'

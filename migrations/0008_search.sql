@@ -33,10 +33,13 @@ alter table app.lidmaatschappen add column bijgewerkt_op timestamptz;
 
 -- A task's tag names, kept by a trigger on app.taak_tags, so one vector holds title, tags and
 -- description and a search for "offerte sales" finds a task titled Offerte tagged Sales.
+-- tag_sleutels holds them in lower case for the tags filter, which then needs no join.
 alter table app.taken add column tag_tekst text;
+alter table app.taken add column tag_sleutels text[];
 alter table app.taken disable trigger user;
-update app.taken t set tag_tekst = x.namen
-from (select tt.org_id, tt.taak_id, string_agg(g.naam, ' ' order by lower(g.naam)) as namen
+update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels
+from (select tt.org_id, tt.taak_id, string_agg(g.naam, ' ' order by lower(g.naam)) as namen,
+             array_agg(lower(g.naam) order by lower(g.naam)) as sleutels
       from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
       group by tt.org_id, tt.taak_id) x
 where t.org_id = x.org_id and t.id = x.taak_id;
@@ -131,6 +134,10 @@ create index bijlage_delen_geupload on app.bijlage_delen (org_id, geupload_op de
 create index taak_tags_tag on app.taak_tags (org_id, tag_id);
 create index opmerkingen_taak on app.opmerkingen (org_id, taak_id);
 create index bijlagen_taak on app.bijlagen (org_id, taak_id);
+-- The filter aangemaakt_door_user_id.
+create index taken_aangemaakt_door on app.taken (org_id, aangemaakt_door);
+create index opmerkingen_door on app.opmerkingen (org_id, door_user_id);
+create index bijlagen_geupload_door on app.bijlagen (org_id, geupload_door);
 
 -- Down Migration
 drop table app.bijlage_delen;
@@ -138,6 +145,9 @@ drop table app_private.bijlage_bestanden;
 drop index app.bijlagen_taak;
 drop index app.opmerkingen_taak;
 drop index app.taak_tags_tag;
+drop index app.taken_aangemaakt_door;
+drop index app.opmerkingen_door;
+drop index app.bijlagen_geupload_door;
 alter table app.bijlagen drop column zoekvector, drop column tekst_plekken, drop column tekst_fout,
   drop column tekst_status, drop column bytes;
 alter table app.kpis drop column titelvector, drop column zoekvector, drop column bijgewerkt_op;
@@ -145,6 +155,6 @@ alter table app.projecten drop column titelvector, drop column zoekvector, drop 
 alter table app.kernresultaten drop column zoekvector;
 alter table app.prioriteiten drop column titelvector, drop column zoekvector, drop column bijgewerkt_op;
 alter table app.opmerkingen drop column zoekvector;
-alter table app.taken drop column titelvector, drop column zoekvector, drop column tag_tekst;
+alter table app.taken drop column titelvector, drop column zoekvector, drop column tag_sleutels, drop column tag_tekst;
 alter table app.lidmaatschappen drop column bijgewerkt_op;
 drop text search configuration app.koers_nl;
