@@ -180,11 +180,14 @@ begin
 end
 $$;
 
--- A snippet: the text around the match, the match between ** (Markdown bold).
+-- A snippet: a short text whole, a longer one the passages around the matches; each match
+-- between ** (Markdown bold).
 create function app_hidden.fragment(_tekst text, _q tsquery) returns text
 language sql immutable parallel safe as $$
-  select ts_headline('app.koers_nl', left(_tekst, 5000), _q,
-    'StartSel=**, StopSel=**, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "')
+  select case when length(_tekst) <= 300
+    then ts_headline('app.koers_nl', _tekst, _q, 'StartSel=**, StopSel=**, MaxWords=60, MinWords=30, ShortWord=2')
+    else ts_headline('app.koers_nl', left(_tekst, 5000), _q,
+      'StartSel=**, StopSel=**, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "') end
 $$;
 
 create function app_hidden.treft(_tekst text, _q tsquery) returns boolean

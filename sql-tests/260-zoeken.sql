@@ -67,7 +67,7 @@ select is((select array_agg(x ->> 'stand' order by x ->> 'titel') from jsonb_arr
   array['klaar', 'open', 'vervallen'], 'each task hit has its stand as the read side names it');
 select is((pg_temp.hits('lid', '{"tekst": "taart"}') -> 0) - 'id' - 'bijgewerkt_op' - 'hoort_bij',
   jsonb_build_object('soort', 'opmerking', 'nummer', (select nummer from app.taken where id = :'t2'), 'titel', 'De leverancier belt terug over de taart',
-    'stand', 'open', 'waar', 'tekst', 'fragment', 'leverancier belt terug over de **taart**'),
+    'stand', 'open', 'waar', 'tekst', 'fragment', 'De leverancier belt terug over de **taart**'),
   'a comment is found, with the task''s number and stand');
 select is(pg_temp.hits('lid', '{"tekst": "taart"}') -> 0 -> 'hoort_bij' ->> 'titel', 'Taken plannen voor het café',
   'a comment belongs to its task');
@@ -76,7 +76,7 @@ select is((select jsonb_build_object('waar', x ->> 'waar', 'plek', x ->> 'plek',
   '{"waar": "tekst", "plek": "pagina 2", "fragment": "**Nagerechten**: crème brûlée"}', 'an attachment is found by its file''s text, with the page');
 select is(pg_temp.hits('lid', '{"tekst": "zomer"}') -> 0 ->> 'waar', 'naam', 'an attachment is found by its name (split on _ and .)');
 select is((pg_temp.hits('lid', '{"tekst": "nieuwe klanten", "soorten": ["prioriteit"]}') -> 0) - 'id' - 'bijgewerkt_op' - 'stand' - 'hoort_bij',
-  '{"soort": "prioriteit", "nummer": null, "titel": "Omzet +10%", "afgerond": false, "kwartaal": "Q2-2026", "waar": "kernresultaat", "fragment": "**nieuwe** **klanten**"}',
+  '{"soort": "prioriteit", "nummer": null, "titel": "Omzet +10%", "afgerond": false, "kwartaal": "Q2-2026", "waar": "kernresultaat", "fragment": "10 **nieuwe** **klanten**"}',
   'a priority is found by its key results');
 select is(pg_temp.z('lid', '{"tekst": "klanttevredenheid"}'), array['kpi:Klanttevredenheid'], 'a KPI is found by its name');
 select is(pg_temp.z('lid', '{"tekst": "boekhouder"}'), array['persoon:Mt Zoek BV'], 'a person is found by job title');
