@@ -134,6 +134,8 @@ create index bijlage_delen_geupload on app.bijlage_delen (org_id, geupload_op de
 create index taak_tags_tag on app.taak_tags (org_id, tag_id);
 create index opmerkingen_taak on app.opmerkingen (org_id, taak_id);
 create index bijlagen_taak on app.bijlagen (org_id, taak_id);
+create index bijlage_delen_taak on app.bijlage_delen (org_id, taak_id);
+create index taken_tags on app.taken using gin (org_id, tag_sleutels);
 -- The filter aangemaakt_door_user_id.
 create index taken_aangemaakt_door on app.taken (org_id, aangemaakt_door);
 create index opmerkingen_door on app.opmerkingen (org_id, door_user_id);
