@@ -312,6 +312,13 @@ returns text[] language sql immutable parallel safe as $$
                from (values (2, _titel), (1, _alles)) k (rang, vector) where k.vector is not null) end
 $$;
 
+-- The tags filter of a branch, on the column holding its task's id ($6: app_hidden.taken_met_tags),
+-- so an index on that column can narrow it.
+create function app_hidden.zoek_tags(_taak_kolom text, _tags text[]) returns text
+language sql immutable parallel safe as $$
+  select case when _tags is not null then format(' and %s = any ($6)', _taak_kolom) else '' end
+$$;
+
 -- The tasks of the caller's organisation that have all these tags (lower case), or null for no
 -- tags filter. Only their ids, to narrow a search that then reads each task through its
 -- policy: under row-level security PostgreSQL would not use the index on tag_sleutels
@@ -412,7 +419,6 @@ begin
   if alleen_klaar then taakfilter := taakfilter || ' and t.stand in (''voltooid'', ''vervallen'')'; end if;
   if eigenaar is not null then taakfilter := taakfilter || ' and t.eigenaar_user_id = $3'; end if;
   if hoort_bij is not null then taakfilter := taakfilter || ' and (t.prioriteit_id = $5 or t.project_id = $5)'; end if;
-  if tags is not null then taakfilter := taakfilter || ' and t.id = any ($6)'; end if;
 
   -- Priorities and projects: open until completed.
   statusfilter := case when alleen_open then ' and p.afgerond_op is null'
@@ -423,7 +429,7 @@ begin
   if 'taak' = any (soorten) then
     delen := delen || app_hidden.zoek_takken('taak',
       'select t.id, t.bijgewerkt_op as datum, null::integer as deel from app.taken t'
-      || ' where t.org_id = $1 and t.verwijderd_op is null' || taakfilter
+      || ' where t.org_id = $1 and t.verwijderd_op is null' || taakfilter || app_hidden.zoek_tags('t.id', tags)
       || app_hidden.zoek_filters('t.aangemaakt_door', 't.bijgewerkt_op', maker, na, voor),
       't.titelvector', 't.zoekvector', met_tekst);
   end if;
@@ -431,7 +437,7 @@ begin
     delen := delen || app_hidden.zoek_takken('opmerking',
       'select o.id, o.geplaatst_op as datum, null::integer as deel from app.opmerkingen o'
       || ' join app.taken t on t.org_id = o.org_id and t.id = o.taak_id and t.verwijderd_op is null'
-      || ' where o.org_id = $1' || taakfilter
+      || ' where o.org_id = $1' || taakfilter || app_hidden.zoek_tags('o.taak_id', tags)
       || app_hidden.zoek_filters('o.door_user_id', 'o.geplaatst_op', maker, na, voor),
       null, 'o.zoekvector', met_tekst);
   end if;
@@ -440,7 +446,7 @@ begin
     delen := delen || app_hidden.zoek_takken('bijlage',
       'select b.id, b.geupload_op as datum, null::integer as deel from app.bijlagen b'
       || ' join app.taken t on t.org_id = b.org_id and t.id = b.taak_id and t.verwijderd_op is null'
-      || ' where b.org_id = $1' || taakfilter
+      || ' where b.org_id = $1' || taakfilter || app_hidden.zoek_tags('b.taak_id', tags)
       || app_hidden.zoek_filters('b.geupload_door', 'b.geupload_op', maker, na, voor),
       'b.zoekvector', null, met_tekst);
     if met_tekst then
@@ -448,7 +454,7 @@ begin
         'select d.bijlage_id as id, d.geupload_op as datum, d.nr as deel from app.bijlage_delen d'
         || ' join app.taken t on t.org_id = d.org_id and t.id = d.taak_id and t.verwijderd_op is null'
         || case when maker is not null then ' join app.bijlagen b on b.org_id = d.org_id and b.id = d.bijlage_id' else '' end
-        || ' where d.org_id = $1' || taakfilter
+        || ' where d.org_id = $1' || taakfilter || app_hidden.zoek_tags('d.taak_id', tags)
         || app_hidden.zoek_filters('b.geupload_door', 'd.geupload_op', maker, na, voor),
         null, 'd.zoekvector', true);
     end if;
