@@ -186,7 +186,7 @@ try {
       select t.org_id, t.id, pg_temp.woord(random()) || '_' || t.nummer || '.pdf', 'application/pdf',
         (select string_agg(pg_temp.zin(300, t.nummer * 10 + p), E'\\f') from generate_series(1, 1 + t.nummer % 4) p),
         'gelezen', 50000, pg_temp.mens(random()), t.bijgewerkt_op
-      from app.taken t where t.org_id = '${o}' and t.nummer % ${Math.floor(TASKS / ATTACHMENTS)} = 0;
+      from app.taken t where t.org_id = '${o}' and t.nummer % ${Math.floor(TASKS / ATTACHMENTS)} = 1;
       insert into app.bijlage_delen (org_id, bijlage_id, nr, taak_id, geupload_op, plek, tekst)
       select b.org_id, b.id, d.nr, b.taak_id, b.geupload_op, 'pagina ' || d.nr, d.tekst
       from app.bijlagen b, app_hidden.tekst_delen(b.tekst, null) d where b.org_id = '${o}';`);
