@@ -312,13 +312,6 @@ returns text[] language sql immutable parallel safe as $$
                from (values (2, _titel), (1, _alles)) k (rang, vector) where k.vector is not null) end
 $$;
 
--- The tags filter of a branch, on the column holding its task's id ($6: app_hidden.taken_met_tags),
--- so an index on that column can narrow it.
-create function app_hidden.zoek_tags(_taak_kolom text, _tags text[]) returns text
-language sql immutable parallel safe as $$
-  select case when _tags is not null then format(' and %s = any ($6)', _taak_kolom) else '' end
-$$;
-
 -- The tasks of the caller's organisation that have all these tags (lower case), or null for no
 -- tags filter. Only their ids, to narrow a search that then reads each task through its
 -- policy: under row-level security PostgreSQL would not use the index on tag_sleutels
@@ -401,10 +394,13 @@ begin
   if gevraagd is not null then
     soorten := array(select s from unnest(soorten) s where s = any (gevraagd));
   end if;
-  -- Kinds a filter cannot apply to are left out: only tasks (and their attachments and
-  -- comments) have tags and belong to a priority or project; KPIs and people have no open or
-  -- done; people have no owner or creator.
-  if tags is not null or hoort_bij is not null then
+  -- Kinds a filter cannot apply to are left out: only tasks have tags; only tasks (and their
+  -- attachments and comments) belong to a priority or project; KPIs and people have no open
+  -- or done; people have no owner or creator.
+  if tags is not null then
+    soorten := array(select s from unnest(soorten) s where s = 'taak');
+  end if;
+  if hoort_bij is not null then
     soorten := array(select s from unnest(soorten) s where s in ('taak', 'bijlage', 'opmerking'));
   end if;
   if alleen_open or alleen_klaar then
@@ -429,7 +425,8 @@ begin
   if 'taak' = any (soorten) then
     delen := delen || app_hidden.zoek_takken('taak',
       'select t.id, t.bijgewerkt_op as datum, null::integer as deel from app.taken t'
-      || ' where t.org_id = $1 and t.verwijderd_op is null' || taakfilter || app_hidden.zoek_tags('t.id', tags)
+      || ' where t.org_id = $1 and t.verwijderd_op is null' || taakfilter
+      || case when tags is not null then ' and t.id = any ($6)' else '' end
       || app_hidden.zoek_filters('t.aangemaakt_door', 't.bijgewerkt_op', maker, na, voor),
       't.titelvector', 't.zoekvector', met_tekst);
   end if;
@@ -437,7 +434,7 @@ begin
     delen := delen || app_hidden.zoek_takken('opmerking',
       'select o.id, o.geplaatst_op as datum, null::integer as deel from app.opmerkingen o'
       || ' join app.taken t on t.org_id = o.org_id and t.id = o.taak_id and t.verwijderd_op is null'
-      || ' where o.org_id = $1' || taakfilter || app_hidden.zoek_tags('o.taak_id', tags)
+      || ' where o.org_id = $1' || taakfilter
       || app_hidden.zoek_filters('o.door_user_id', 'o.geplaatst_op', maker, na, voor),
       null, 'o.zoekvector', met_tekst);
   end if;
@@ -446,7 +443,7 @@ begin
     delen := delen || app_hidden.zoek_takken('bijlage',
       'select b.id, b.geupload_op as datum, null::integer as deel from app.bijlagen b'
       || ' join app.taken t on t.org_id = b.org_id and t.id = b.taak_id and t.verwijderd_op is null'
-      || ' where b.org_id = $1' || taakfilter || app_hidden.zoek_tags('b.taak_id', tags)
+      || ' where b.org_id = $1' || taakfilter
       || app_hidden.zoek_filters('b.geupload_door', 'b.geupload_op', maker, na, voor),
       'b.zoekvector', null, met_tekst);
     if met_tekst then
@@ -454,7 +451,7 @@ begin
         'select d.bijlage_id as id, d.geupload_op as datum, d.nr as deel from app.bijlage_delen d'
         || ' join app.taken t on t.org_id = d.org_id and t.id = d.taak_id and t.verwijderd_op is null'
         || case when maker is not null then ' join app.bijlagen b on b.org_id = d.org_id and b.id = d.bijlage_id' else '' end
-        || ' where d.org_id = $1' || taakfilter || app_hidden.zoek_tags('d.taak_id', tags)
+        || ' where d.org_id = $1' || taakfilter
         || app_hidden.zoek_filters('b.geupload_door', 'd.geupload_op', maker, na, voor),
         null, 'd.zoekvector', true);
     end if;

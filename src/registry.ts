@@ -153,7 +153,7 @@ const definitions: Operation[] = [
       eigenaar_user_id: param.uuid("Eigenaar (van een bijlage of opmerking: van de taak)."),
       aangemaakt_door_user_id: param.uuid("Wie de taak aanmaakte, de bijlage uploadde of de opmerking schreef."),
       hoort_bij_id: param.uuid("Eén prioriteit of project: de taken eronder, met hun bijlagen en opmerkingen."),
-      tags: param.array("Alleen taken (met hun bijlagen en opmerkingen) met al deze tags (hoofdletters tellen niet).", TAGS),
+      tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet).", TAGS),
       na: param.string("jjjj-mm-dd: alleen wat op of na deze dag is bijgewerkt.", DATE),
       voor: param.string("jjjj-mm-dd: alleen wat voor deze dag is bijgewerkt.", DATE),
     },
