@@ -60,7 +60,7 @@ try {
   await admin`select beheer.koppeling_zetten(${org.org_id}, 'rest', true, false)`;
   await admin`select beheer.secties_zetten(${org.org_id}, array['team'], true)`;
 
-  const doorSql = connect(doorUrl(url), { now: null, name: "bench", max: CONCURRENCY });
+  const doorSql = connect(await doorUrl(url), { now: null, name: "bench", max: CONCURRENCY });
   const params = { org_id: org.org_id };
 
   console.log(`\n${CONCURRENCY} concurrent callers, ${DURATION_MS / 1000} s each, PostgreSQL ${(await admin`show server_version`)[0]!.server_version}`);
@@ -82,7 +82,7 @@ try {
     const [r] = await admin`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`;
     return Number(r!.n);
   };
-  const httpDoorSql = connect(doorUrl(url), { now: null, name: "bench-http", max: CONCURRENCY });
+  const httpDoorSql = connect(await doorUrl(url), { now: null, name: "bench-http", max: CONCURRENCY });
   await httpDoorSql`select 1`;
   const app = buildRestDoor(httpDoorSql, { bodyLimit: 256 * 1024 });
   await app.listen({ host: "127.0.0.1", port: 0 });

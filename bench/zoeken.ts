@@ -226,7 +226,7 @@ try {
     ["no text: all kinds", { soorten: ["taak", "bijlage", "opmerking", "prioriteit", "project", "kpi", "persoon"] }],
   ];
 
-  const doorSql = connect(doorUrl(url), { now: null, name: "bench-zoeken", max: 2 });
+  const doorSql = connect(await doorUrl(url), { now: null, name: "bench-zoeken", max: 2 });
   const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
   console.log(`\nzoeken through api.aanroep as koers_door, ${RUNS} runs per query after one warm-up; load average ${load()}`);
@@ -256,7 +256,7 @@ try {
   await doorSql.end();
 
   // The same over HTTP: the REST door on loopback.
-  const httpSql = connect(doorUrl(url), { now: null, name: "bench-zoeken-http", max: 2 });
+  const httpSql = connect(await doorUrl(url), { now: null, name: "bench-zoeken-http", max: 2 });
   const app = buildRestDoor(httpSql, { bodyLimit: 256 * 1024 });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -34,6 +34,11 @@ begin
       ('app.prioriteiten', 'soort', 'prioriteit_soort'),
       ('app.kpis', 'meetsoort', 'meetsoort'),
       ('app.kpis', 'cadans', 'cadans'),
+      ('app.reflecties', 'soort', 'reflectie_soort'),
+      ('app.sessienotities', 'soort', 'sessienotitie_soort'),
+      ('app.sessienotities', 'status', 'sessienotitie_status'),
+      ('app.strategie_voorstellen', 'status', 'strategievoorstel_status'),
+      ('app.gesprekken', 'soort', 'gesprek_soort'),
       ('app.bijlagen', 'tekst_status', 'bijlage_tekst_status')) x (tabel, kolom, lijst)
   loop
     lijst := app_hidden.keuzes(k.lijst);

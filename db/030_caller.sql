@@ -88,6 +88,39 @@ begin
 end
 $$;
 
+-- MCP: an access token (the hash of the resource it is for and the token) acts for the person
+-- who signed in, in the organisation asked for when they are an active member there. Otherwise
+-- it answers with another organisation of the person (one with the AI door on first), so the
+-- refusal (verkeerde_organisatie, or for a call without org_id the check of the next condition)
+-- is logged in an organisation of the caller, never in someone else's. The credential is the
+-- connection (one consent; its access tokens rotate): sleutel_id in the log. An expired or
+-- revoked token, or a person active nowhere, counts as revoked.
+create function app_hidden.beller_mcp(_sleutel bytea, _gevraagde_org uuid,
+  out org_id uuid, out user_id uuid, out rol text, out sleutel_id uuid, out ingetrokken boolean)
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  t record;
+  actief boolean;
+begin
+  select v.id, v.user_id,
+         v.ingetrokken_op is not null or tk.verloopt_op <= app_hidden.nu() or v.verloopt_op <= app_hidden.nu() as weg
+    into t
+  from app_private.mcp_tokens tk join app_private.mcp_verbindingen v on v.id = tk.verbinding_id
+  where tk.hash = _sleutel and tk.soort = 'toegang';
+  if t.id is null then return; end if;
+  select l.org_id, l.rol, l.actief into org_id, rol, actief
+  from app.lidmaatschappen l
+  left join app.koppelingen k on k.org_id = l.org_id and k.door = 'mcp'
+  where l.user_id = t.user_id
+  order by l.actief desc, l.org_id = _gevraagde_org desc nulls last, coalesce(k.aan, false) desc,
+           l.aangemaakt_op, l.org_id
+  limit 1;
+  user_id := t.user_id;
+  sleutel_id := t.id;
+  ingetrokken := t.weg or not coalesce(actief, false);
+end
+$$;
+
 -- Act as a member (or, with _user null, as the app itself) without a credential, exactly as a
 -- door call would: a call-log row in this transaction that beller() accepts. For what the app
 -- does on someone's behalf (the CLI, workers: door 'app') and for pgTAP. Granted to nobody.

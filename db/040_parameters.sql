@@ -5,22 +5,168 @@
 -- that does not exist, a week that has passed, a reference to nothing the caller may see.
 -- They parse before they cast, so no error ever lacks its parameter.
 
+-- The keys of a list of objects, in their order, for a refusal.
+create function app_hidden.element_sleutels(_elementen jsonb) returns text
+language sql immutable parallel safe as $$
+  select string_agg(e.key, ', ' order by (e.value ->> 'volgorde')::int) from jsonb_each(_elementen) e
+$$;
+
+-- One value against its rule (a row of app.operatie_parameters, or the rule of one key of a
+-- list of objects): normalised (query-string and form text becomes the JSON type of its
+-- parameter, text is trimmed) or refused with a reason that completes "<name> ...". Absent,
+-- empty, only spaces, or null (which only text keeps: it clears a value) is not given: waarde
+-- is then SQL null. The one check of every parameter and of every key of an element.
+create function app_hidden.waarde_controleren(d app.operatie_parameters, v jsonb, out waarde jsonb, out reden text)
+language plpgsql stable set search_path = '' as $$
+declare
+  t text;
+  x jsonb;
+  elementen jsonb;
+  i integer := 0;
+  sleutel text;
+  regel app.operatie_parameters;
+  c record;
+  element jsonb;
+begin
+  if v is null or (jsonb_typeof(v) = 'string' and trim(v #>> '{}') = '')
+     or (jsonb_typeof(v) = 'null' and d.type <> 'text') then
+    if d.verplicht then reden := 'is verplicht'; end if;
+    return;
+  elsif jsonb_typeof(v) = 'null' then
+    waarde := v;  -- text: null clears the value
+    return;
+  end if;
+  -- From a query string or a form, an object or a list of objects arrives as JSON text.
+  if jsonb_typeof(v) = 'string' and (d.type = 'object' or d.elementen is not null) then
+    begin
+      v := (v #>> '{}')::jsonb;
+    exception when others then
+      null;  -- not JSON: refused below as the wrong type
+    end;
+  end if;
+  if d.type = 'uuid' then
+    if jsonb_typeof(v) <> 'string' or trim(v #>> '{}') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      reden := 'moet een uuid zijn';
+    else
+      v := to_jsonb(lower(trim(v #>> '{}')));
+    end if;
+  elsif d.type in ('integer', 'number') or d.getal then
+    if jsonb_typeof(v) = 'string' and trim(v #>> '{}') ~ '^-?\d{1,15}(\.\d{1,15})?$' then
+      v := to_jsonb(trim(v #>> '{}')::numeric);
+    end if;
+    if jsonb_typeof(v) <> 'number' then
+      reden := case when d.type = 'integer' then 'moet een geheel getal zijn'
+                    when d.getal then 'moet een getal of null zijn' else 'moet een getal zijn' end;
+    elsif d.type = 'integer' and v::numeric <> trunc(v::numeric) then
+      reden := 'moet een geheel getal zijn';
+    elsif v::numeric < d.minimum then
+      reden := format('moet minstens %s zijn', d.minimum);
+    elsif v::numeric > d.maximum then
+      reden := format('mag hoogstens %s zijn', d.maximum);
+    end if;
+  elsif d.type in ('string', 'text') then
+    t := trim(v #>> '{}');
+    if jsonb_typeof(v) <> 'string' then
+      reden := 'moet tekst zijn';
+    elsif length(t) > d.max_lengte then
+      reden := format('is te lang (hoogstens %s tekens)', d.max_lengte);
+    elsif d.patroon is not null and t !~ d.patroon then
+      reden := d.uitleg;
+    else
+      v := to_jsonb(t);
+    end if;
+  elsif d.type = 'keuze' then
+    if jsonb_typeof(v) <> 'string' or not trim(v #>> '{}') = any (d.waarden) then
+      reden := format('moet een van %s zijn', array_to_string(d.waarden, ', '));
+    else
+      v := to_jsonb(trim(v #>> '{}'));
+    end if;
+  elsif d.type = 'vlag' then
+    if jsonb_typeof(v) = 'string' and lower(trim(v #>> '{}')) in ('ja', 'true') then v := 'true';
+    elsif jsonb_typeof(v) = 'string' and lower(trim(v #>> '{}')) in ('nee', 'false') then v := 'false';
+    end if;
+    if jsonb_typeof(v) <> 'boolean' then reden := 'moet ja of nee zijn'; end if;
+  elsif d.type = 'array' then
+    -- From a query string or a form: one text, separated by commas.
+    if jsonb_typeof(v) = 'string' then
+      v := coalesce((select jsonb_agg(trim(e)) from unnest(string_to_array(v #>> '{}', ',')) e where trim(e) <> ''), '[]');
+    end if;
+    if jsonb_typeof(v) <> 'array' then
+      reden := 'moet een lijst zijn';
+    elsif jsonb_array_length(v) > d.max_elementen then
+      reden := format('heeft te veel elementen (hoogstens %s)', d.max_elementen);
+    elsif d.elementen is not null then
+      -- A list of objects: only the keys of the rule, each checked by its own rule.
+      elementen := '[]';
+      for x in select * from jsonb_array_elements(v) loop
+        i := i + 1;
+        if jsonb_typeof(x) <> 'object' then
+          reden := format('moet een lijst van objecten zijn met %s; element %s is geen object',
+                          app_hidden.element_sleutels(d.elementen), i);
+          exit;
+        end if;
+        select format('element %s: onbekende sleutel %s; kies uit %s', i, left(k, 100), app_hidden.element_sleutels(d.elementen))
+          into reden from jsonb_object_keys(x) k where not d.elementen ? k limit 1;
+        exit when reden is not null;
+        element := '{}';
+        for sleutel in select e.key from jsonb_each(d.elementen) e order by (e.value ->> 'volgorde')::int loop
+          regel := jsonb_populate_record(null::app.operatie_parameters, d.elementen -> sleutel);
+          select * into c from app_hidden.waarde_controleren(regel, x -> sleutel);
+          if c.reden is not null then
+            reden := format('element %s: %s %s', i, sleutel, c.reden);
+            exit;
+          end if;
+          if c.waarde is not null then element := element || jsonb_build_object(sleutel, c.waarde); end if;
+        end loop;
+        exit when reden is not null;
+        elementen := elementen || jsonb_build_array(element);
+      end loop;
+      v := elementen;
+    else
+      elementen := '[]';
+      for x in select * from jsonb_array_elements(v) loop
+        if jsonb_typeof(x) <> 'string' or trim(x #>> '{}') = '' then
+          reden := 'moet een lijst van teksten zijn'; exit;
+        elsif length(trim(x #>> '{}')) > d.max_lengte then
+          reden := format('heeft een element dat te lang is (hoogstens %s tekens)', d.max_lengte); exit;
+        elsif d.waarden is not null and not trim(x #>> '{}') = any (d.waarden) then
+          reden := format('mag alleen %s bevatten', array_to_string(d.waarden, ', ')); exit;
+        end if;
+        elementen := elementen || to_jsonb(trim(x #>> '{}'));
+      end loop;
+      v := elementen;
+    end if;
+  elsif d.type = 'object' then
+    if jsonb_typeof(v) <> 'object' then
+      reden := 'moet een object zijn';
+    else
+      select format('mag geen sleutel %s hebben; kies uit %s', left(k, 100), array_to_string(d.waarden, ', '))
+        into reden from jsonb_object_keys(v) k where d.waarden is not null and not k = any (d.waarden) limit 1;
+      if reden is null then
+        select case when jsonb_typeof(v -> k) <> 'string' then format('%s moet tekst zijn', k)
+                    else format('%s is te lang (hoogstens %s tekens)', k, d.max_lengte) end
+          into reden from jsonb_object_keys(v) k
+        where jsonb_typeof(v -> k) <> 'string' or length(trim(v ->> k)) > d.max_lengte limit 1;
+      end if;
+      -- Texts trimmed, as every text parameter is.
+      v := (select coalesce(jsonb_object_agg(e.key, trim(e.value)), '{}') from jsonb_each_text(v) e);
+    end if;
+  end if;
+  if reden is null then waarde := v; end if;
+end
+$$;
+
 -- The shape of a call's input, checked against the registry's rule for each parameter
 -- (app.operatie_parameters, written from src/registry.ts: the one place a rule is written) and
--- normalised: query-string and form text becomes the JSON type of its parameter (numbers,
--- flags, lists), text is trimmed, and an empty value counts as not given. Returns the input
--- as the operation receives it, or the refusal naming the first parameter at fault; it does
--- not raise, so api.aanroep logs the refusal without a subtransaction.
+-- normalised by app_hidden.waarde_controleren. Returns the input as the operation receives
+-- it, or the refusal naming the first parameter at fault; it does not raise, so api.aanroep
+-- logs the refusal without a subtransaction.
 create function app_hidden.invoer_controleren(_operatie text, _p jsonb, out invoer jsonb, out fout jsonb)
 language plpgsql stable set search_path = '' as $$
 declare
   d app.operatie_parameters;
   sleutel text;
-  v jsonb;
-  t text;
-  x jsonb;
-  elementen jsonb;
-  reden text;
+  c record;
 begin
   if jsonb_typeof(_p) is distinct from 'object' then
     fout := jsonb_build_object('code', 'ongeldige_parameters', 'bericht', 'De invoer moet een JSON-object zijn.');
@@ -35,101 +181,14 @@ begin
   end loop;
   invoer := '{}';
   for d in select * from app.operatie_parameters q where q.operatie = _operatie order by q.volgorde loop
-    v := _p -> d.naam;
-    reden := null;
-    -- Not given: absent, empty or only spaces, or null (which only text keeps: it clears a value).
-    if v is null or (jsonb_typeof(v) = 'string' and trim(v #>> '{}') = '')
-       or (jsonb_typeof(v) = 'null' and d.type <> 'text') then
-      if d.verplicht then reden := 'is verplicht'; end if;
-      v := null;
-    elsif jsonb_typeof(v) = 'null' then
-      null;  -- text: null clears the value
-    elsif d.type = 'uuid' then
-      if jsonb_typeof(v) <> 'string' or trim(v #>> '{}') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
-        reden := 'moet een uuid zijn';
-      else
-        v := to_jsonb(lower(trim(v #>> '{}')));
-      end if;
-    elsif d.type in ('integer', 'number') or d.getal then
-      if jsonb_typeof(v) = 'string' and trim(v #>> '{}') ~ '^-?\d{1,15}(\.\d{1,15})?$' then
-        v := to_jsonb(trim(v #>> '{}')::numeric);
-      end if;
-      if jsonb_typeof(v) <> 'number' then
-        reden := case when d.type = 'integer' then 'moet een geheel getal zijn'
-                      when d.getal then 'moet een getal of null zijn' else 'moet een getal zijn' end;
-      elsif d.type = 'integer' and v::numeric <> trunc(v::numeric) then
-        reden := 'moet een geheel getal zijn';
-      elsif v::numeric < d.minimum then
-        reden := format('moet minstens %s zijn', d.minimum);
-      elsif v::numeric > d.maximum then
-        reden := format('mag hoogstens %s zijn', d.maximum);
-      end if;
-    elsif d.type in ('string', 'text') then
-      t := trim(v #>> '{}');
-      if jsonb_typeof(v) <> 'string' then
-        reden := 'moet tekst zijn';
-      elsif length(t) > d.max_lengte then
-        reden := format('is te lang (hoogstens %s tekens)', d.max_lengte);
-      elsif d.patroon is not null and t !~ d.patroon then
-        reden := d.uitleg;
-      else
-        v := to_jsonb(t);
-      end if;
-    elsif d.type = 'keuze' then
-      if jsonb_typeof(v) <> 'string' or not trim(v #>> '{}') = any (d.waarden) then
-        reden := format('moet een van %s zijn', array_to_string(d.waarden, ', '));
-      else
-        v := to_jsonb(trim(v #>> '{}'));
-      end if;
-    elsif d.type = 'vlag' then
-      if jsonb_typeof(v) = 'string' and lower(trim(v #>> '{}')) in ('ja', 'true') then v := 'true';
-      elsif jsonb_typeof(v) = 'string' and lower(trim(v #>> '{}')) in ('nee', 'false') then v := 'false';
-      end if;
-      if jsonb_typeof(v) <> 'boolean' then reden := 'moet ja of nee zijn'; end if;
-    elsif d.type = 'array' then
-      -- From a query string or a form: one text, separated by commas.
-      if jsonb_typeof(v) = 'string' then
-        v := coalesce((select jsonb_agg(trim(e)) from unnest(string_to_array(v #>> '{}', ',')) e where trim(e) <> ''), '[]');
-      end if;
-      if jsonb_typeof(v) <> 'array' then
-        reden := 'moet een lijst zijn';
-      elsif jsonb_array_length(v) > d.max_elementen then
-        reden := format('heeft te veel elementen (hoogstens %s)', d.max_elementen);
-      else
-        elementen := '[]';
-        for x in select * from jsonb_array_elements(v) loop
-          if jsonb_typeof(x) <> 'string' or trim(x #>> '{}') = '' then
-            reden := 'moet een lijst van teksten zijn'; exit;
-          elsif length(trim(x #>> '{}')) > d.max_lengte then
-            reden := format('heeft een element dat te lang is (hoogstens %s tekens)', d.max_lengte); exit;
-          elsif d.waarden is not null and not trim(x #>> '{}') = any (d.waarden) then
-            reden := format('mag alleen %s bevatten', array_to_string(d.waarden, ', ')); exit;
-          end if;
-          elementen := elementen || to_jsonb(trim(x #>> '{}'));
-        end loop;
-        v := elementen;
-      end if;
-    elsif d.type = 'object' then
-      if jsonb_typeof(v) <> 'object' then
-        reden := 'moet een object zijn';
-      else
-        select format('mag geen sleutel %s hebben; kies uit %s', left(k, 100), array_to_string(d.waarden, ', '))
-          into reden from jsonb_object_keys(v) k where d.waarden is not null and not k = any (d.waarden) limit 1;
-        if reden is null then
-          select case when jsonb_typeof(v -> k) <> 'string' then format('%s moet tekst zijn', k)
-                      else format('%s is te lang (hoogstens %s tekens)', k, d.max_lengte) end
-            into reden from jsonb_object_keys(v) k
-          where jsonb_typeof(v -> k) <> 'string' or length(v ->> k) > d.max_lengte limit 1;
-        end if;
-      end if;
-    end if;
-    if reden is not null then
+    select * into c from app_hidden.waarde_controleren(d, _p -> d.naam);
+    if c.reden is not null then
       fout := jsonb_build_object('code', 'ongeldige_parameters', 'parameter', d.naam,
-                                 'bericht', format('%s %s.', d.naam, reden));
+                                 'bericht', format('%s %s.', d.naam, c.reden));
       invoer := null;
       return;
     end if;
-    if v is not null then invoer := invoer || jsonb_build_object(d.naam, v); end if;
+    if c.waarde is not null then invoer := invoer || jsonb_build_object(d.naam, c.waarde); end if;
   end loop;
 end
 $$;

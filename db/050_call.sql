@@ -50,6 +50,7 @@ begin
   if _sleutel is not null then
     case _door
       when 'rest' then select * into k from app_hidden.beller_rest(_sleutel, gevraagd_id);
+      when 'mcp' then select * into k from app_hidden.beller_mcp(_sleutel, gevraagd_id);
       else null;
     end case;
     s.org_id := k.org_id;
@@ -59,7 +60,12 @@ begin
   end if;
   select * into kop from app.koppelingen c where c.org_id = s.org_id and c.door = _door;
 
-  if op.naam is null or _voorfout ->> 'code' = 'onbekend_endpoint' then
+  if _voorfout ->> 'code' in ('ongeldig_verzoek', 'headers_te_groot', 'methode_niet_toegestaan') then
+    -- The request itself is unusable (malformed HTTP or URL, a method the address does not
+    -- take): like an unknown address, refused before the key.
+    s := app_hidden.weiger(s, _voorfout ->> 'code', coalesce(_voorfout ->> 'bericht', 'Ongeldig verzoek.'),
+                           _voorfout ->> 'parameter');
+  elsif op.naam is null or _voorfout ->> 'code' = 'onbekend_endpoint' then
     s := app_hidden.weiger(s, 'onbekend_endpoint',
       'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.');
   elsif s.org_id is null then

@@ -2,11 +2,13 @@
 
 -- Sets a task's tags to exactly these names; new names become tags of the organisation. Two
 -- writers creating the same new tag at once both succeed: the second finds the first's tag.
+-- New tags are inserted in one order (by lower case name), so two writers creating the same
+-- two new tags at once wait for each other instead of deadlocking.
 create function app_hidden.tags_zetten(_org uuid, _taak uuid, _tags text[]) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
   insert into app.tags (org_id, naam)
-  select _org, n from unnest(_tags) n
+  select _org, n from unnest(_tags) n order by lower(n), n
   on conflict (org_id, lower(naam)) do nothing;
   delete from app.taak_tags tt where tt.org_id = _org and tt.taak_id = _taak
     and tt.tag_id not in (select t.id from app.tags t where t.org_id = _org and lower(t.naam) = any (select lower(n) from unnest(_tags) n));

@@ -59,7 +59,8 @@ $$;
 
 -- The day's priorities, only for the caller; a priority not given stays as it is. Writers of
 -- one day are serialised, so two confirmations at once each keep the slot they set, and what
--- stands now is read after the other committed.
+-- stands now is read after the other committed. The proposal shows only the slots given: one
+-- that another confirmation filled meanwhile does not make this one's proposal stale.
 create function api.dagprioriteiten_zetten(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -85,11 +86,11 @@ begin
         prioriteit_3 = excluded.prioriteit_3, bijgewerkt_op = excluded.bijgewerkt_op
   returning * into nieuw;
   return jsonb_build_object(
-    'voorstel', jsonb_build_object(
-      'datum', app_hidden.veld(to_jsonb(dag), to_jsonb(dag)),
-      'prioriteit_1', app_hidden.veld(to_jsonb(oud.prioriteit_1), to_jsonb(nieuw.prioriteit_1)),
-      'prioriteit_2', app_hidden.veld(to_jsonb(oud.prioriteit_2), to_jsonb(nieuw.prioriteit_2)),
-      'prioriteit_3', app_hidden.veld(to_jsonb(oud.prioriteit_3), to_jsonb(nieuw.prioriteit_3))),
+    'voorstel', jsonb_build_object('datum', app_hidden.veld(to_jsonb(dag), to_jsonb(dag)))
+      || jsonb_strip_nulls(jsonb_build_object(
+        'prioriteit_1', case when p ? 'prioriteit_1' then app_hidden.veld(to_jsonb(oud.prioriteit_1), to_jsonb(nieuw.prioriteit_1)) end,
+        'prioriteit_2', case when p ? 'prioriteit_2' then app_hidden.veld(to_jsonb(oud.prioriteit_2), to_jsonb(nieuw.prioriteit_2)) end,
+        'prioriteit_3', case when p ? 'prioriteit_3' then app_hidden.veld(to_jsonb(oud.prioriteit_3), to_jsonb(nieuw.prioriteit_3)) end)),
     'resultaat', jsonb_build_object('dagprioriteiten', jsonb_build_object('datum', dag,
       'prioriteiten', jsonb_build_array(nieuw.prioriteit_1, nieuw.prioriteit_2, nieuw.prioriteit_3))));
 end

@@ -72,6 +72,7 @@ begin
     values (org, 'Zapier', 'https://hooks.example.com/koers', array['taak.klaar'], 'geheim', e) returning id into webhook;
   insert into app_private.webhook_berichten (org_id, webhook_id, gebeurtenis_id) values (org, webhook, gebeurtenis) returning id into bericht;
   insert into app_private.webhook_afleveringen (org_id, bericht_id, status_code) values (org, bericht, 200);
+  insert into app_private.import_sleutels (org_id, soort, sleutel, id) values (org, 'taak', 's:t1', taak);
   return org;
 end
 $$;

@@ -1,8 +1,9 @@
 -- The catalog itself: every tenant table has forced RLS, a policy, and org_id leading its
--- primary key and every foreign key into another tenant table; the door role is powerless
--- outside its policies; security-definer functions fix their search_path.
+-- primary key and every foreign key into another tenant table; the door role and the login
+-- roles of the doors are powerless outside its policies; security-definer functions fix their
+-- search_path.
 begin;
-select plan(13);
+select plan(17);
 
 create temp view tenant_zonder_forced_rls as
   select t.tabel::text from app_hidden.tenant_tabellen t join pg_class c on c.oid = t.tabel
@@ -49,11 +50,41 @@ create policy "everything" on app.slordig to koers_door using (true);
 select is((select count(*)::int from tenant_zonder_hek where tabel = 'app.slordig'), 1,
   'a table with only a permissive policy still lacks the fence');
 
-select is((select rolsuper or rolbypassrls or rolcreaterole or rolcreatedb from pg_roles where rolname = 'koers_door'),
-  false, 'koers_door is not superuser, has no BYPASSRLS and cannot create roles or databases');
-select is_empty($$ select c.oid::regclass::text from pg_class c where c.relowner = 'koers_door'::regrole
-                   union all select p.oid::regprocedure::text from pg_proc p where p.proowner = 'koers_door'::regrole $$,
-  'koers_door owns no table and no function');
+-- The doors: koers_door is the role policies and grants target and never logs in; each
+-- database has a login role that is a member of it (src/db/migrate.ts ensureDoorRole).
+-- (A view cannot hold a regrole constant: roles are looked up by name.)
+create temp view deur_rollen as
+  select r.oid as rol from pg_roles r where r.rolname = 'koers_door'
+  union all select m.member from pg_auth_members m join pg_roles r on r.oid = m.roleid where r.rolname = 'koers_door';
+create temp view deur_rol_te_machtig as
+  select r.rolname::text from pg_roles r join deur_rollen d on d.rol = r.oid
+  where r.rolsuper or r.rolbypassrls or r.rolcreaterole or r.rolcreatedb or r.rolreplication
+     or exists (select 1 from pg_auth_members m join pg_roles g on g.oid = m.roleid
+                where m.member = r.oid and g.rolname <> 'koers_door');
+create temp view deur_rol_bezit as
+  select c.oid::regclass::text as object from pg_class c join deur_rollen d on d.rol = c.relowner
+  union all select p.oid::regprocedure::text from pg_proc p join deur_rollen d on d.rol = p.proowner
+  union all select n.nspname::text from pg_namespace n join deur_rollen d on d.rol = n.nspowner
+  union all select b.datname::text from pg_database b join deur_rollen d on d.rol = b.datdba;
+
+select is((select rolcanlogin from pg_roles where rolname = 'koers_door'), false, 'koers_door cannot log in');
+select ok((select count(*) from deur_rollen) >= 2, 'the doors'' login roles are members of koers_door');
+select is_empty('select * from deur_rol_te_machtig',
+  'koers_door and its login roles are not superuser, have no BYPASSRLS or REPLICATION, cannot create roles or databases, and are members of nothing else');
+select is_empty('select * from deur_rol_bezit', 'koers_door and its login roles own no table, function, schema or database');
+select is_empty($$ select d.rol::regrole::text || ' ' || c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                   cross join deur_rollen d
+                   where n.nspname = 'app_private' and c.relkind = 'r'
+                     and has_table_privilege(d.rol, c.oid, 'select, insert, update, delete') $$,
+  'koers_door and its login roles have no privilege on any table of app_private');
+-- The role checks can fail: a login role given too much is caught.
+create role tests_slordige_deur login bypassrls createdb in role koers_door, koers_definer;
+create table app.slordig_bezit (id int);
+alter table app.slordig_bezit owner to tests_slordige_deur;
+select results_eq(
+  $$ select (select count(*) from deur_rol_te_machtig where rolname = 'tests_slordige_deur')
+          + (select count(*) from deur_rol_bezit where object = 'app.slordig_bezit') $$,
+  array[2::bigint], 'a login role with BYPASSRLS, another membership or an owned table is reported');
 select is_empty($$ select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
                    join pg_language l on l.oid = p.prolang
                    where n.nspname in ('api', 'app_hidden', 'beheer')

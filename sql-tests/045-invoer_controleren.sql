@@ -1,7 +1,7 @@
 -- app_hidden.invoer_controleren: every call's input against the registry's rule for each
 -- parameter (app.operatie_parameters), normalised to the type the operation receives.
 begin;
-select plan(32);
+select plan(44);
 
 -- Both add an org_id (in capitals, to see it normalised) unless the input has its own.
 create function pg_temp.ok(_op text, _p jsonb) returns jsonb language sql as $$
@@ -62,6 +62,39 @@ select is(pg_temp.fout('project_aanmaken', '{"titel": 5, "eigenaar_user_id": "6a
   'titel: titel moet tekst zijn.', 'text is text');
 select is(pg_temp.fout('taak_bijwerken', '{"taak_id": "6a1b2c3d-0000-4000-8000-000000000002", "inschatting_uren": -1}'),
   'inschatting_uren: inschatting_uren moet minstens 0 zijn.', 'a range on numeric text');
+-- A list of objects (sessienotitie_schrijven's actiepunten): each element only the known keys,
+-- each key checked and normalised by its own rule.
+create function pg_temp.notitie(_actiepunten jsonb) returns jsonb language sql as $$
+  select '{"datum": "2026-05-14", "titel": "T", "soort": "maand", "samenvatting": "S"}'::jsonb || jsonb_build_object('actiepunten', _actiepunten)
+$$;
+select is(pg_temp.ok('sessienotitie_schrijven', pg_temp.notitie(
+    '[{"tekst": " Bellen ", "eigenaar_user_id": "6A1B2C3D-0000-4000-8000-000000000002", "deadline": ""}, {"tekst": "Mailen", "deadline": null}]')) -> 'actiepunten',
+  '[{"tekst": "Bellen", "eigenaar_user_id": "6a1b2c3d-0000-4000-8000-000000000002"}, {"tekst": "Mailen"}]',
+  'elements are normalised key by key; an empty key is not given');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('["Bellen"]')),
+  'actiepunten: actiepunten moet een lijst van objecten zijn met tekst, eigenaar_user_id, deadline; element 1 is geen object.',
+  'an element is an object, and the refusal names its keys');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('[{"tekst": "X"}, {"tekst": "Y", "wie": "Anna"}]')),
+  'actiepunten: actiepunten element 2: onbekende sleutel wie; kies uit tekst, eigenaar_user_id, deadline.', 'an unknown key, by element');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('[{"deadline": "2026-06-01"}]')),
+  'actiepunten: actiepunten element 1: tekst is verplicht.', 'a required key');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('[{"tekst": "X", "eigenaar_user_id": 7}]')),
+  'actiepunten: actiepunten element 1: eigenaar_user_id moet een uuid zijn.', 'a key of the wrong type');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('[{"tekst": "X", "deadline": "1 juni"}]')),
+  'actiepunten: actiepunten element 1: deadline moet een datum zijn als jjjj-mm-dd.', 'a key''s pattern');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie(jsonb_build_array(jsonb_build_object('tekst', repeat('x', 501))))),
+  'actiepunten: actiepunten element 1: tekst is te lang (hoogstens 500 tekens).', 'a key''s longest text');
+select is(pg_temp.fout('sessienotitie_schrijven', pg_temp.notitie('"Bellen, Mailen"')),
+  'actiepunten: actiepunten moet een lijst van objecten zijn met tekst, eigenaar_user_id, deadline; element 1 is geen object.',
+  'comma-separated text is no list of objects');
+select is(pg_temp.ok('sessienotitie_schrijven', pg_temp.notitie('"[{\"tekst\": \"Bellen\"}]"')) -> 'actiepunten', '[{"tekst": "Bellen"}]',
+  'from a form, a list of objects as JSON text');
+select is(pg_temp.ok('strategie_bijwerken', '{"velden": "{\"bhag\": \"Groot\"}"}') -> 'velden', '{"bhag": "Groot"}',
+  'from a form, an object as JSON text');
+select is(pg_temp.fout('strategie_bijwerken', '{"velden": "{\"bhag\": "}'), 'velden: velden moet een object zijn.',
+  'text that is no JSON object is refused by name');
+-- An object's values are texts, trimmed.
+select is(pg_temp.ok('strategie_bijwerken', '{"velden": {"bhag": "  Groot  "}}') -> 'velden', '{"bhag": "Groot"}', 'object values are trimmed');
 -- Every parameter of every operation: a value of the wrong shape is refused naming it (or a
 -- required parameter before it), and no message says undefined.
 select is((select count(*)::int from app.operatie_parameters d,

@@ -1,13 +1,20 @@
 // The REST index (GET /api/v1) and the OpenAPI document, both generated from the registry so
 // they always match what runs.
-import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
-import { jsonSchema } from "./parameters.ts";
+import { restOperations as operations, restPath, httpMethod, type Operation } from "./registry.ts";
+import { jsonSchema, type Param, type ParamType } from "./parameters.ts";
 
 // The index's keys (naam, verplicht, toelichting, ...) are the API's and stay as clients know them.
-function parameterList(o: Operation) {
-  return Object.entries(o.parameters).map(([name, p]) => ({
+interface IndexParameter {
+  naam: string; type: ParamType; verplicht: boolean; toelichting: string;
+  waarden?: readonly string[]; elementen?: IndexParameter[];
+}
+
+function parameterList(parameters: Record<string, Param>): IndexParameter[] {
+  return Object.entries(parameters).map(([name, p]) => ({
     naam: name, type: p.type, verplicht: p.required, toelichting: p.description,
     ...(p.values ? { waarden: p.values } : {}),
+    // A list of objects names the keys of its elements.
+    ...(p.elements ? { elementen: parameterList(p.elements) } : {}),
   }));
 }
 
@@ -21,7 +28,7 @@ export function index() {
     openapi: "/api/v1/openapi.json",
     endpoints: operations.map((o) => ({
       operatie: o.name, methode: httpMethod(o), pad: restPath(o), schrijft: o.writes, sectie: o.section,
-      beschrijving: o.description, parameters: parameterList(o),
+      beschrijving: o.description, parameters: parameterList(o.parameters),
     })),
   };
 }
@@ -45,17 +52,20 @@ export function openapi() {
       "200": { description: "Gelukt", content: { "application/json": { schema: { type: "object" } } } },
       default: { description: "Fout", content: { "application/json": { schema: { $ref: "#/components/schemas/Fout" } } } },
     };
+    const bodySchema = {
+      type: "object", additionalProperties: false,
+      required: params.filter(([, p]) => p.required).map(([n]) => n),
+      properties: Object.fromEntries(params.map(([n, p]) => [n, jsonSchema(p)])),
+    };
     paths[restPath(o)] = {
       [httpMethod(o).toLowerCase()]: {
         operationId: o.name,
         summary: o.description,
         ...(o.section ? { tags: [o.section] } : {}),
         ...(o.writes
-          ? { requestBody: { required: true, content: { "application/json": { schema: {
-              type: "object", additionalProperties: false,
-              required: params.filter(([, p]) => p.required).map(([n]) => n),
-              properties: Object.fromEntries(params.map(([n, p]) => [n, jsonSchema(p)])),
-            } } } } }
+          // A form body means the same as JSON (lists repeated or comma-separated, flags ja/nee).
+          ? { requestBody: { required: true, content: { "application/json": { schema: bodySchema },
+              "application/x-www-form-urlencoded": { schema: bodySchema } } } }
           : { parameters: params.map(([n, p]) => ({
               name: n, in: "query", required: p.required, description: p.description, schema: jsonSchema(p),
             })) }),

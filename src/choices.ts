@@ -24,6 +24,21 @@ export const choices = {
   cadans: ["week", "month", "quarter"],
   /** What a task belongs to, as the taken filter names it. */
   taak_soort: ["prioriteit", "project", "los"],
+  /** A reflection's kind; its period is stored as <yyyy>-<mm>, <yyyy>-Q<n> or <yyyy>. */
+  reflectie_soort: ["maand", "kwartaal", "jaar"],
+  sessienotitie_soort: ["strategie", "kwartaal", "maand", "check_in", "overig"],
+  /** A session note is written as concept and established by the coach in the app. */
+  sessienotitie_status: ["concept", "vastgesteld"],
+  /** The fields of the strategy canvas (interface, Strategy canvas fields): columns of app.strategie. */
+  strategie_veld: ["bhag", "purpose", "dna", "jaarthema", "core_customer", "core_competence", "brand_promise",
+    "sandbox_geo", "sandbox_niche", "sandbox_product", "profit_per_x", "profit_per_x_toelichting", "thag"],
+  strategievoorstel_status: ["open", "goedgekeurd", "afgewezen"],
+  /** Kinds of review conversation (gesprekken). */
+  gesprek_soort: ["planning", "voortgang", "functionering", "beoordeling", "exit"],
+  /** The final classification of a completed review conversation. */
+  eindclassificatie: ["A", "B", "C", "D"],
+  /** Columns of the weekly board (a task's status there). */
+  weektaak_kolom: ["nieuw", "bezig", "klaar"],
   /** The kinds of search hit (zoeken, soorten), each with the read operation whose visibility
    *  it follows: a kind is searched only when the caller may call that operation. */
   zoek_soort: {

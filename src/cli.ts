@@ -1,17 +1,24 @@
 // The `koers` command line: running the service and the worker, and what the interface says
-// happens "in the app" (organisations, people, keys, door switches, section releases, the log).
+// happens "in the app" (organisations, people, keys, door switches, section releases, the log),
+// loading an organisation from a file (koers import) and the demo organisation (koers demo).
 // Every command takes --json for scripts; errors go to stderr with a non-zero exit.
-import crypto from "node:crypto";
-import { parseArgs, promisify } from "node:util";
+import fs from "node:fs";
+import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { readConfig } from "./config.ts";
 import { database } from "./server.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
+import { hashPassword } from "./oauth/password.ts";
 import { values } from "./choices.ts";
-import fs from "node:fs";
 import path from "node:path";
+import { addressPolicy, checkWebhookUrl, resolveChecked } from "./webhooks/address.ts";
+import { createSigningSecret } from "./webhooks/signature.ts";
+import { operations, restPath } from "./registry.ts";
+import { importSchema } from "./import/schema.ts";
+import { importData, parseImportFile, totals, type ImportOutcome } from "./import/run.ts";
+import { DEMO_ORG, DEMO_OWNER, readDemo, shiftDemo } from "./import/demo.ts";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -27,11 +34,36 @@ Usage:
   koers section release|withdraw --org O SECTION...
                                                 sections: ${values("sectie").join(" ")}
   koers log --org O [--limit N]
+  koers mcp tokens --org O --user U             the person's connected AI assistants
+  koers mcp intrekken --id T                    revokes one (its next call answers 401)
   koers taak klaar --org O --nummer N [--user U]          tick a task off
   koers prioriteit afronden --org O --id P [--user U]     complete a priority
   koers kpi doel --org O --kpi K --kwartaal Q3-2026 --doel N
   koers kernresultaat toevoegen --org O --prioriteit P --titel T --doel N [--start S]
   koers kernresultaat bijwerken --org O --id K --waarde N
+  koers webhook maken --org O --naam N --url U --gebeurtenissen E1,E2,... [--user U]
+                                                prints the signing secret once
+  koers webhook lijst --org O
+  koers webhook test --id W                     sends a webhook.test message
+  koers webhook afleveringen --id W [--limit N] the delivery log, newest first
+  koers webhook opnieuw --id W --bericht M      sends a message again
+  koers webhook aan|uit --id W
+  koers meldingen --org O [--user U] [--limit N]  notifications (default: the owners')
+  koers team maken --org O --naam N [--leider U]
+  koers proces maken --org O --naam N --eindverantwoordelijke U
+  koers rol maken --org O --proces P --naam N [--wie U]  P a process name or id; no --wie: an open seat
+  koers lid wijzigen --org O --user U [--rol R] [--team T|geen] [--functietitel F] [--actief ja|nee]
+  koers reflectie indienen --org O --user U --soort ${values("reflectie_soort").join("|")} --periode P
+        --goed T --beter T --geleerd T --focus T --energie 1-10
+  koers uren schrijven --org O --user U --datum D --uren N [--taak NUMMER|--prioriteit ID|--project ID]
+  koers waardering meten --org O --periode P [--omzet N --ebitda N --multiple N --aandelenwaarde N]
+                                                P: 2026-05, Q2-2026 or 2026; no figures: an open invitation
+  koers gesprek vastleggen --org O --wie U --met U --soort S --datum D [--afgerond] [--eindoordeel ${values("eindclassificatie").join("|")}]
+                                                S: ${values("gesprek_soort").join(", ")}
+  koers sessienotitie vaststellen --org O --id N
+  koers strategie goedkeuren|afwijzen --org O --id P [--user U]
+  koers import --org O FILE.json                load a file (docs/import.md); --schema prints its JSON Schema
+  koers demo                                    load the demo organisation and print a key and URLs to try
   koers opmerking plaatsen --org O --taak NUMMER --user U --tekst T
   koers bijlage toevoegen --org O --taak NUMMER --user U --bestand PAD
                                                 stores the file (at most 10 MiB); the worker reads
@@ -52,7 +84,15 @@ const OPTIONS = {
   "alleen-lezen": { type: "boolean" }, schrijven: { type: "boolean" }, limit: { type: "string" },
   nummer: { type: "string" }, id: { type: "string" }, kpi: { type: "string" }, kwartaal: { type: "string" },
   doel: { type: "string" }, prioriteit: { type: "string" }, titel: { type: "string" }, start: { type: "string" },
-  waarde: { type: "string" }, taak: { type: "string" }, tekst: { type: "string" }, bestand: { type: "string" },
+  waarde: { type: "string" }, url: { type: "string" }, gebeurtenissen: { type: "string" },
+  bericht: { type: "string" },
+  leider: { type: "string" }, eindverantwoordelijke: { type: "string" }, proces: { type: "string" },
+  wie: { type: "string" }, met: { type: "string" }, actief: { type: "string" }, soort: { type: "string" },
+  periode: { type: "string" }, goed: { type: "string" }, beter: { type: "string" }, geleerd: { type: "string" },
+  focus: { type: "string" }, energie: { type: "string" }, datum: { type: "string" }, uren: { type: "string" },
+  taak: { type: "string" }, project: { type: "string" }, omzet: { type: "string" }, ebitda: { type: "string" },
+  multiple: { type: "string" }, aandelenwaarde: { type: "string" }, afgerond: { type: "boolean" },
+  eindoordeel: { type: "string" }, schema: { type: "boolean" }, tekst: { type: "string" }, bestand: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -72,16 +112,16 @@ function numberOption(v: Values, name: keyof Values, whole = false): number {
   return n;
 }
 
+function limitOption(v: Values): number {
+  const limit = v.limit === undefined ? 50 : Number(v.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number");
+  return limit;
+}
+
 function uuidOption(v: Values, name: keyof Values): string {
   const value = requireOption(v, name);
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new UsageError(`--${name} must be an id (uuid)`);
   return value;
-}
-
-async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.randomBytes(16);
-  const derived = (await promisify(crypto.scrypt)(password, salt, 32)) as Buffer;
-  return `scrypt$16384$8$1$${salt.toString("base64url")}$${derived.toString("base64url")}`;
 }
 
 /** An attachment's bytes; past the limit only enough to let the database refuse it by size. */
@@ -126,12 +166,12 @@ function mimetypeOf(file: string): string | null {
 
 type Db = postgres.Sql;
 
-async function withDatabase<T>(work: (sql: Db) => Promise<T>): Promise<T> {
+async function withDatabase<T>(work: (sql: Db) => Promise<T>, onNotice: (message: string) => void = () => {}): Promise<T> {
   const config = readConfig();
   const { url, embedded } = await database(config, (line) => process.stderr.write(`koers: ${line}\n`));
   try {
     await migrate(url, { setDoorPassword: !config.doorDatabaseUrl });
-    const sql = postgres(url, { max: 1, onnotice: () => {}, connection: sessionSettings(config.now) });
+    const sql = postgres(url, { max: 1, onnotice: (n) => onNotice(String(n.message)), connection: sessionSettings(config.now) });
     try {
       return await work(sql);
     } finally {
@@ -140,6 +180,11 @@ async function withDatabase<T>(work: (sql: Db) => Promise<T>): Promise<T> {
   } finally {
     if (embedded?.ownedByUs) await embedded.stop();
   }
+}
+
+/** The database's progress lines on a large import. */
+function progress(message: string) {
+  if (message.startsWith("import:")) process.stderr.write(`koers: ${message}\n`);
 }
 
 function print(json: boolean, data: unknown, text: string) {
@@ -154,7 +199,8 @@ async function runCommand(args: string[]): Promise<void> {
     console.log(HELP);
     return;
   }
-  const command = `${group} ${action ?? ""}`.trim();
+  // import and demo take no second word (import's is the file).
+  const command = group === "import" || group === "demo" ? group : `${group} ${action ?? ""}`.trim();
   switch (command) {
     case "serve":
       await import("./main.ts");
@@ -229,6 +275,24 @@ async function runCommand(args: string[]): Promise<void> {
         `${(r.fout_code ?? "").padEnd(22)} ${r.operatie}  ${r.duur_ms ?? ""} ms`).join("\n") || "(no calls)");
       return;
     }
+    case "mcp tokens": {
+      const [org, user] = [requireOption(v, "org"), requireOption(v, "user")];
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select beheer.mcp_verbindingen(beheer.lid(beheer.org(${org}), ${user})) as r`)[0]!.r) as
+        { id: string; assistent: string; redirect_uri: string; aangemaakt_op: string; vernieuwd_op: string | null;
+          verloopt_op: string; actief: boolean; reden_intrekking: string | null }[];
+      print(json, rows, rows.map((r) =>
+        `${r.id}  ${r.actief ? "active " : r.reden_intrekking ? "revoked" : "expired"}  ${r.assistent}  ${r.redirect_uri}  ` +
+        `connected ${new Date(r.aangemaakt_op).toISOString()}` +
+        (r.vernieuwd_op ? `, last refreshed ${new Date(r.vernieuwd_op).toISOString()}` : "")).join("\n") || "(no connected assistants)");
+      return;
+    }
+    case "mcp intrekken": {
+      const id = uuidOption(v, "id");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.mcp_verbinding_intrekken(${id}) as r`)[0]!.r);
+      print(json, r, `connection ${r.id} revoked`);
+      return;
+    }
     case "taak klaar": {
       const [org, taskNumber] = [requireOption(v, "org"), numberOption(v, "nummer", true)];
       const r = await withDatabase(async (sql) =>
@@ -283,6 +347,234 @@ async function runCommand(args: string[]): Promise<void> {
                                         ${mimetypeOf(file)}, ${content}) as r
         from (select beheer.org(${org}) as id) o`)[0]!.r);
       print(json, r, `attachment ${r.naam} (${r.bytes} bytes) stored on task #${r.taak.nummer}; its text is read in the background`);
+      return;
+    }
+    case "webhook maken": {
+      const [org, name, address, events] = [requireOption(v, "org"), requireOption(v, "naam"), requireOption(v, "url"),
+        requireOption(v, "gebeurtenissen")];
+      const kinds = events.split(",").map((e) => e.trim()).filter(Boolean);
+      // The address is checked here (every IP notation, resolved addresses) and again by the
+      // database; refusals exit 1 like every other refusal.
+      const url = checkWebhookUrl(address);
+      await resolveChecked(url.hostname, addressPolicy());
+      const secret = createSigningSecret();
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.webhook_maken(beheer.org(${org}), ${v.user ?? null}, ${name}, ${url.href}, ${kinds}::text[], ${secret}) as r`)[0]!.r);
+      print(json, { ...r, geheim: secret },
+        `webhook created: ${r.naam} (id ${r.id}), events ${r.gebeurtenissen.join(", ")}\n` +
+        `Signing secret (shown once, store it now):\n${secret}`);
+      return;
+    }
+    case "webhook lijst": {
+      const org = requireOption(v, "org");
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.webhooks(beheer.org(${org})) r`).map((x) => x.r));
+      print(json, rows, rows.map((w) => `${w.id}  ${w.aan ? "on " : "off"}  ${w.naam}  ${w.url}  ` +
+        `${w.gebeurtenissen.join(",")}  failed in a row: ${w.opeenvolgende_fouten}`).join("\n") || "(no webhooks)");
+      return;
+    }
+    case "webhook test": {
+      const id = uuidOption(v, "id");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.webhook_testen(${id}) as r`)[0]!.r);
+      print(json, r, `test message ${r.bericht_id} queued; see: koers webhook afleveringen --id ${id}`);
+      return;
+    }
+    case "webhook afleveringen": {
+      const [id, limit] = [uuidOption(v, "id"), limitOption(v)];
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.webhook_afleveringen(${id}, ${limit}) r`).map((x) => x.r));
+      print(json, rows, rows.map((a) =>
+        `${new Date(a.tijdstip).toISOString()}  ${a.bericht_id}  ${a.gebeurtenis.padEnd(21)} #${a.poging}  ` +
+        `${String(a.status_code ?? (a.onderweg ? "..." : "-")).padEnd(3)}  ${a.duur_ms ?? "-"} ms  ${a.fout ?? ""}`).join("\n") ||
+        "(no deliveries)");
+      return;
+    }
+    case "webhook opnieuw": {
+      const [id, message] = [uuidOption(v, "id"), uuidOption(v, "bericht")];
+      const r = await withDatabase(async (sql) => (await sql`select beheer.webhook_opnieuw(${id}, ${message}) as r`)[0]!.r);
+      print(json, r, `message ${r.bericht_id} queued again`);
+      return;
+    }
+    case "webhook aan":
+    case "webhook uit": {
+      const id = uuidOption(v, "id");
+      const r = await withDatabase(async (sql) => (await sql`select beheer.webhook_zetten(${id}, ${action === "aan"}) as r`)[0]!.r);
+      print(json, r, `webhook ${r.naam} (${r.id}): ${r.aan ? "on" : "off"}`);
+      return;
+    }
+    case "meldingen": {
+      const [org, limit] = [requireOption(v, "org"), limitOption(v)];
+      const rows = await withDatabase(async (sql) =>
+        (await sql`select r from beheer.meldingen(beheer.org(${org}), ${v.user ?? null}, ${limit}) r`).map((x) => x.r));
+      print(json, rows, rows.map((m) => `${new Date(m.tijdstip).toISOString()}  ${m.naam}: ${m.tekst}`).join("\n") ||
+        "(no notifications)");
+      return;
+    }
+    case "team maken": {
+      const [org, name] = [requireOption(v, "org"), requireOption(v, "naam")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.team_maken(beheer.org(${org}), ${name}, ${v.leider ?? null}) as r`)[0]!.r);
+      print(json, r, `team created: ${r.naam} (id ${r.id})${r.leider ? `, led by ${r.leider.naam}` : ""}`);
+      return;
+    }
+    case "proces maken": {
+      const [org, name, lead] = [requireOption(v, "org"), requireOption(v, "naam"), requireOption(v, "eindverantwoordelijke")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.proces_maken(beheer.org(${org}), ${name}, ${lead}) as r`)[0]!.r);
+      print(json, r, `process created: ${r.naam} (id ${r.id}), ultimately responsible ${r.eindverantwoordelijke.naam}`);
+      return;
+    }
+    case "rol maken": {
+      const [org, process, name] = [requireOption(v, "org"), requireOption(v, "proces"), requireOption(v, "naam")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.rol_maken(beheer.org(${org}), ${process}, ${name}, ${v.wie ?? null}) as r`)[0]!.r);
+      print(json, r, `role created: ${r.naam} in ${r.proces.naam} (id ${r.id}), ${r.wie ? `held by ${r.wie.naam}` : "open"}`);
+      return;
+    }
+    case "lid wijzigen": {
+      const [org, user] = [requireOption(v, "org"), requireOption(v, "user")];
+      if ([v.rol, v.team, v.functietitel, v.actief].every((x) => x === undefined)) {
+        throw new UsageError("give at least one of --rol, --team, --functietitel and --actief");
+      }
+      if (v.actief !== undefined && v.actief !== "ja" && v.actief !== "nee") throw new UsageError("--actief must be ja or nee");
+      const active = v.actief === undefined ? null : v.actief === "ja";
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.lid_wijzigen(beheer.org(${org}), ${user}, ${v.rol ?? null}, ${v.team ?? null},
+                                   ${v.functietitel ?? null}, ${active}) as r`)[0]!.r);
+      print(json, r, `${r.naam}: ${r.rol}${r.functietitel ? `, ${r.functietitel}` : ""}, team ${r.team?.naam ?? "none"}` +
+        `${r.actief ? "" : ", inactive"}`);
+      return;
+    }
+    case "reflectie indienen": {
+      const [org, user, kind, period] = [requireOption(v, "org"), requireOption(v, "user"), requireOption(v, "soort"), requireOption(v, "periode")];
+      const [good, better, learned, focus] = [requireOption(v, "goed"), requireOption(v, "beter"), requireOption(v, "geleerd"), requireOption(v, "focus")];
+      const energy = numberOption(v, "energie", true);
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.reflectie_indienen(beheer.org(${org}), ${user}, ${kind}, ${period}, ${good}, ${better},
+                                         ${learned}, ${focus}, ${energy}) as r`)[0]!.r);
+      print(json, r, `reflection ${r.overschreven ? "resubmitted" : "submitted"}: ${r.wie.naam}, ${r.soort} ${r.periode}`);
+      return;
+    }
+    case "uren schrijven": {
+      const [org, user, date, hours] = [requireOption(v, "org"), requireOption(v, "user"), requireOption(v, "datum"), numberOption(v, "uren")];
+      if ([v.taak, v.prioriteit, v.project].filter((x) => x !== undefined).length > 1) {
+        throw new UsageError("give at most one of --taak, --prioriteit and --project");
+      }
+      const task = v.taak === undefined ? null : numberOption(v, "taak", true);
+      const priority = v.prioriteit === undefined ? null : uuidOption(v, "prioriteit");
+      const project = v.project === undefined ? null : uuidOption(v, "project");
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.uren_schrijven(beheer.org(${org}), ${user}, ${date}, ${hours}, ${task}, ${priority}, ${project}) as r`)[0]!.r);
+      const on = r.taak ? ` on task #${r.taak.nummer}` : r.prioriteit ? ` on ${r.prioriteit.titel}` : r.project ? ` on ${r.project.titel}` : "";
+      print(json, r, `${r.uren} h written for ${r.wie.naam} on ${r.datum}${on} (${r.dag_totaal} h that day)`);
+      return;
+    }
+    case "waardering meten": {
+      const [org, period] = [requireOption(v, "org"), requireOption(v, "periode")];
+      const figures = (["omzet", "ebitda", "multiple", "aandelenwaarde"] as const);
+      const given = figures.filter((f) => v[f] !== undefined);
+      if (given.length > 0 && given.length < figures.length) {
+        throw new UsageError("give --omzet, --ebitda, --multiple and --aandelenwaarde together, or none (an open invitation)");
+      }
+      const [revenue, ebitda, multiple, equity] = figures.map((f) => (given.length ? numberOption(v, f) : null));
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.waardering_meten(beheer.org(${org}), ${period}, ${revenue ?? null}, ${ebitda ?? null},
+                                       ${multiple ?? null}, ${equity ?? null}) as r`)[0]!.r);
+      print(json, r, r.open_uitnodiging ? `valuation ${r.periode}: open invitation to the bookkeeper`
+        : `valuation ${r.periode} measured: equity value ${r.aandelenwaarde}${r.overschreven ? " (replaced the earlier one)" : ""}`);
+      return;
+    }
+    case "gesprek vastleggen": {
+      const [org, who, leader, kind, date] = [requireOption(v, "org"), requireOption(v, "wie"), requireOption(v, "met"),
+        requireOption(v, "soort"), requireOption(v, "datum")];
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.gesprek_vastleggen(beheer.org(${org}), ${who}, ${leader}, ${kind}, ${date}, ${v.afgerond ?? false},
+                                         ${v.eindoordeel ?? null}) as r`)[0]!.r);
+      print(json, r, `${r.soort} conversation ${r.bijgewerkt ? "updated" : "recorded"}: ${r.wie.naam} with ${r.met.naam} on ${r.datum}` +
+        `${r.afgerond ? `, completed${r.eindoordeel ? ` (${r.eindoordeel})` : ""}` : ""}`);
+      return;
+    }
+    case "sessienotitie vaststellen": {
+      const [org, id] = [requireOption(v, "org"), uuidOption(v, "id")];
+      const r = await withDatabase(async (sql) =>
+        (await sql`select beheer.sessienotitie_vaststellen(beheer.org(${org}), ${id}) as r`)[0]!.r);
+      print(json, r, `session note established: ${r.titel} (${r.datum})`);
+      return;
+    }
+    case "strategie goedkeuren":
+    case "strategie afwijzen": {
+      const [org, id] = [requireOption(v, "org"), uuidOption(v, "id")];
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.strategie_beoordelen(beheer.org(${org}), ${id}, ${action === "goedkeuren"}, ${v.user ?? null}) as r`)[0]!.r);
+      print(json, r, r.status === "goedgekeurd"
+        ? `strategy proposal approved; canvas fields set: ${Object.keys(r.velden).join(", ") || "none"}`
+        : "strategy proposal rejected");
+      return;
+    }
+    case "import": {
+      if (v.schema) {
+        console.log(JSON.stringify(importSchema, null, 2));
+        return;
+      }
+      const org = requireOption(v, "org");
+      if (!action) throw new UsageError("name the file to import: koers import --org O FILE.json");
+      if (rest.length > 0) throw new UsageError("import takes one file");
+      let text: string;
+      try {
+        text = fs.readFileSync(action, "utf8");
+      } catch (e) {
+        throw new UsageError(`cannot read ${action}: ${(e as Error).message}`);
+      }
+      const parsed = parseImportFile(text);
+      const outcome: ImportOutcome = "fouten" in parsed ? { ok: false, fouten: parsed.fouten }
+        : await withDatabase((sql) => importData(sql, org, parsed.file), progress);
+      if (!outcome.ok) {
+        if (json) console.log(JSON.stringify({ fouten: outcome.fouten }, null, 2));
+        else {
+          console.error(`koers: ${action} has ${outcome.fouten.length} fault${outcome.fouten.length === 1 ? "" : "s"}; nothing was imported.`);
+          for (const f of outcome.fouten) console.error(`  ${f.pad || "/"}: ${f.bericht}`);
+        }
+        process.exit(1);
+      }
+      const t = totals(outcome.aantallen);
+      print(json, { org_id: outcome.orgId, aantallen: outcome.aantallen, totaal: t },
+        `imported ${action}: ${t.nieuw} new, ${t.bijgewerkt} updated, ${t.ongewijzigd} unchanged\n` +
+        Object.entries(outcome.aantallen).map(([kind, c]) =>
+          `  ${kind}: ${c.nieuw ?? 0} new, ${c.bijgewerkt ?? 0} updated, ${c.ongewijzigd ?? 0} unchanged`).join("\n"));
+      return;
+    }
+    case "demo": {
+      if (action) throw new UsageError("demo takes no arguments");
+      const config = readConfig();
+      const apiKey = createApiKey();
+      const r = await withDatabase(async (sql) => {
+        // Two demos at once make one organisation.
+        await sql`select pg_advisory_lock(hashtext('koers:demo'))`;
+        const [{ today }] = await sql`select to_char((app_hidden.nu() at time zone 'Europe/Amsterdam')::date, 'YYYY-MM-DD') as today` as unknown as [{ today: string }];
+        const [existing] = await sql`select org_id from app.organisaties where naam = ${DEMO_ORG} order by aangemaakt_op limit 1`;
+        const orgId: string = existing?.org_id ?? (await sql`select beheer.org_aanmaken(${DEMO_ORG}) as r`)[0]!.r.org_id;
+        const outcome = await importData(sql, orgId, shiftDemo(readDemo(), today));
+        if (!outcome.ok) throw new Error(`the demo file does not import: ${JSON.stringify(outcome.fouten.slice(0, 5))}`);
+        const [key] = await sql`select beheer.sleutel_aanmaken(${orgId}, beheer.lid(${orgId}, ${DEMO_OWNER}), ${apiKey.hash}, ${apiKey.hint}) as r`;
+        await sql`select beheer.koppeling_zetten(${orgId}, 'rest', true, false)`;
+        await sql`select beheer.secties_zetten(${orgId}, ${values("sectie") as string[]}::text[], true)`;
+        const [owner] = await sql`select naam from app.accounts where lower(email) = ${DEMO_OWNER}`;
+        return { orgId, aantallen: outcome.aantallen, keyId: key!.r.key_id as string, owner: owner!.naam as string };
+      }, progress);
+      const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+      const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
+      // The reads that need nothing but org_id.
+      const urls = operations.filter((o) => !o.writes && !o.onlyMcp &&
+        Object.entries(o.parameters).every(([name, p]) => name === "org_id" || !p.required)).map((o) =>
+        `${baseUrl}${restPath(o)}${o.requiresOrg === false ? "" : `?org_id=${r.orgId}`}`);
+      const curl = urls.map((u) => `curl -H "Authorization: Bearer ${apiKey.key}" "${u}"`);
+      const t = totals(r.aantallen);
+      print(json, { org_id: r.orgId, organisatie: DEMO_ORG, sleutel: apiKey.key, key_id: r.keyId, namens: r.owner,
+        base_url: baseUrl, aantallen: r.aantallen, curl },
+        `demo organisation: ${DEMO_ORG} (org_id ${r.orgId}): ${t.nieuw} new, ${t.bijgewerkt} updated, ${t.ongewijzigd} unchanged\n` +
+        `REST door on, all sections released.\n\n` +
+        `API key acting as ${r.owner} (owner), shown once:\n${apiKey.key}\n\n` +
+        `With the service running (npm start), try:\n${curl.map((c) => `  ${c}`).join("\n")}`);
       return;
     }
     default:

@@ -17,6 +17,20 @@ export interface Config {
   bodyLimit: number;
   /** Days the logs are kept before the worker trims them. */
   retention: { logDays: number; anonymousDays: number; auditDays: number };
+  /** Koers's public address (an origin): issuer and resource of the AI connection's sign-in. Null: where it listens. */
+  publicUrl: string | null;
+  /** Browser origins allowed to call /mcp besides Koers's own. */
+  allowedOrigins: string[];
+}
+
+/** An origin (scheme, host, port) without path, query or fragment, written as the URL parser writes it. */
+function origin(name: string, v: string): string {
+  let u: URL;
+  try { u = new URL(v); } catch { throw new Error(`${name} must be an address such as https://koers.example.com, got "${v}"`); }
+  if ((u.protocol !== "https:" && u.protocol !== "http:") || u.pathname !== "/" || u.search || u.hash || u.username || u.password) {
+    throw new Error(`${name} must be an origin such as https://koers.example.com (no path, query or user), got "${v}"`);
+  }
+  return u.origin;
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -48,5 +62,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonymousDays: wholeNumber(env, "KOERS_RETENTION_ANONYMOUS_DAYS", 30),
       auditDays: wholeNumber(env, "KOERS_RETENTION_AUDIT_DAYS", 400),
     },
+    publicUrl: env.KOERS_PUBLIC_URL ? origin("KOERS_PUBLIC_URL", env.KOERS_PUBLIC_URL) : null,
+    allowedOrigins: (env.KOERS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean)
+      .map((o) => origin("KOERS_ALLOWED_ORIGINS", o)),
   };
 }

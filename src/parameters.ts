@@ -27,6 +27,8 @@ export interface Param {
   maxItems?: number;
   /** text: holds a number (or null). */
   numeric?: boolean;
+  /** array: each element is an object with exactly these keys (each its own rule), not a text. */
+  elements?: Record<string, Param>;
 }
 
 interface Options { required?: boolean }
@@ -60,9 +62,14 @@ export const param = {
   choice: (values: readonly string[], description: string, o: Options = {}) => make("keuze", description, o, { values }),
   /** ja or nee; true and false are accepted too (type vlag in the index). */
   flag: (description: string, o: Options = {}) => make("vlag", description, o, { values: ["ja", "nee"] }),
-  /** A list of texts; in a query string repeated (tags=a&tags=b) or comma-separated. */
-  array: (description: string, o: Options & { maxItems?: number; itemMax?: number; values?: readonly string[] } = {}) =>
-    make("array", description, o, { maxItems: o.maxItems ?? 100, maxLength: o.itemMax ?? LONGEST_TEXT,
+  /**
+   * A list of texts; in a query string repeated (tags=a&tags=b) or comma-separated. With
+   * elements, a list of objects with only those keys, each checked by its own rule (a body only).
+   */
+  array: (description: string,
+    o: Options & { maxItems?: number; itemMax?: number; values?: readonly string[]; elements?: Record<string, Param> } = {}) =>
+    make("array", description, o, { maxItems: o.maxItems ?? 100,
+      ...(o.elements ? { elements: o.elements } : { maxLength: o.itemMax ?? LONGEST_TEXT }),
       ...(o.values ? { values: o.values } : {}) }),
   /** An object of texts; with keys, only those keys. */
   object: (description: string, o: Options & { keys?: readonly string[]; max?: number } = {}) =>
@@ -87,7 +94,11 @@ export function jsonSchema(p: Param): Record<string, unknown> {
       case "keuze": return { type: "string", enum: p.values };
       case "vlag": return { type: "string", enum: ["ja", "nee"] };
       case "array": return { type: "array", maxItems: p.maxItems,
-        items: { type: "string", ...(p.values ? { enum: p.values } : { maxLength: p.maxLength }) } };
+        items: p.elements
+          ? { type: "object", additionalProperties: false,
+              properties: Object.fromEntries(Object.entries(p.elements).map(([k, e]) => [k, jsonSchema(e)])),
+              required: Object.entries(p.elements).filter(([, e]) => e.required).map(([k]) => k) }
+          : { type: "string", ...(p.values ? { enum: p.values } : { maxLength: p.maxLength }) } };
       case "object": return { type: "object", ...(p.values ? { propertyNames: { enum: p.values } } : {}),
         additionalProperties: { type: "string", maxLength: p.maxLength } };
     }

@@ -27,6 +27,10 @@ export interface Operation {
   twoStep?: boolean;
   /** Only on the AI connection (organisaties). */
   onlyMcp?: boolean;
+  /** A short title (the MCP tool's title); without one, the name with spaces. */
+  title?: string;
+  /** A write that changes or removes what exists, not only adds (MCP destructiveHint). */
+  destructive?: boolean;
 }
 
 const DATE = { pattern: /^\d{4}-\d{2}-\d{2}$/, explanation: "moet een datum zijn als jjjj-mm-dd" };
@@ -35,11 +39,14 @@ const TAGS = { maxItems: 50, itemMax: 50 };
 const HOURS = { min: 0, max: 10_000 };
 
 const WEEK = { pattern: /^(\d{4}-W\d{2}|deze|volgende)$/, explanation: "moet een ISO-week zijn als 2026-W07, of deze of volgende" };
+/** highlights, besluiten, learnings of a session note: texts. */
+const NOTE_TEXTS = { maxItems: 50, itemMax: 2000 };
 const QUARTER = { pattern: /^Q[1-4]-\d{4}$/, explanation: "moet een kwartaal zijn als Q2-2026" };
 
 const definitions: Operation[] = [
   {
     name: "wie_ben_ik",
+    title: "Wie ben ik",
     writes: false,
     section: null,
     module: "koppeling",
@@ -49,7 +56,21 @@ const definitions: Operation[] = [
     parameters: {},
   },
   {
+    name: "organisaties",
+    title: "Organisaties",
+    writes: false,
+    section: null,
+    module: "koppeling",
+    rights: { lid: "alles", coach: "alles" },
+    requiresOrg: false,
+    onlyMcp: true,
+    description: "De organisaties waar jij lid bent en de AI-koppeling aan staat: org_id, naam, je rol, de " +
+      "vrijgegeven onderdelen en of de koppeling op alleen lezen staat. Elke andere tool vraagt een org_id uit deze lijst.",
+    parameters: {},
+  },
+  {
     name: "team",
+    title: "Team en processen",
     writes: false,
     section: "team",
     module: "team",
@@ -60,6 +81,7 @@ const definitions: Operation[] = [
   },
   {
     name: "prioriteiten",
+    title: "Prioriteiten (rocks en OKR's)",
     writes: false,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -74,6 +96,7 @@ const definitions: Operation[] = [
   },
   {
     name: "kpi_scorebord",
+    title: "KPI-scorebord",
     writes: false,
     section: "kpis",
     module: "kpis",
@@ -87,6 +110,7 @@ const definitions: Operation[] = [
   },
   {
     name: "weektaken",
+    title: "Weekbord",
     writes: false,
     section: "weektaken",
     module: "weektaken",
@@ -96,6 +120,7 @@ const definitions: Operation[] = [
   },
   {
     name: "taken",
+    title: "Taken",
     writes: false,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -114,6 +139,7 @@ const definitions: Operation[] = [
   },
   {
     name: "projecten",
+    title: "Projecten",
     writes: false,
     section: "prioriteiten",
     module: "projecten",
@@ -123,6 +149,7 @@ const definitions: Operation[] = [
   },
   {
     name: "taak_geschiedenis",
+    title: "Geschiedenis van een taak",
     writes: false,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -160,6 +187,7 @@ const definitions: Operation[] = [
   },
   {
     name: "prioriteit_aanmaken",
+    title: "Prioriteit aanmaken",
     writes: true,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -177,6 +205,8 @@ const definitions: Operation[] = [
   },
   {
     name: "kpi_meting_invoeren",
+    title: "KPI-meting invoeren",
+    destructive: true,
     writes: true,
     section: "kpis",
     module: "kpis",
@@ -194,6 +224,7 @@ const definitions: Operation[] = [
   },
   {
     name: "taak_toevoegen",
+    title: "Taak toevoegen",
     writes: true,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -216,6 +247,7 @@ const definitions: Operation[] = [
   },
   {
     name: "kpi_aanmaken",
+    title: "KPI aanmaken",
     writes: true,
     section: "kpis",
     module: "kpis",
@@ -232,6 +264,7 @@ const definitions: Operation[] = [
   },
   {
     name: "weektaak_toevoegen",
+    title: "Weektaak toevoegen",
     writes: true,
     section: "weektaken",
     module: "weektaken",
@@ -246,6 +279,8 @@ const definitions: Operation[] = [
   },
   {
     name: "dagprioriteiten_zetten",
+    title: "Dagprioriteiten zetten",
+    destructive: true,
     writes: true,
     section: "weektaken",
     module: "weektaken",
@@ -260,6 +295,8 @@ const definitions: Operation[] = [
   },
   {
     name: "taak_bijwerken",
+    title: "Taak bijwerken",
+    destructive: true,
     writes: true,
     section: "prioriteiten",
     module: "prioriteiten",
@@ -282,6 +319,7 @@ const definitions: Operation[] = [
   },
   {
     name: "project_aanmaken",
+    title: "Project aanmaken",
     writes: true,
     section: "prioriteiten",
     module: "projecten",
@@ -293,6 +331,111 @@ const definitions: Operation[] = [
       eigenaar_user_id: param.uuid("Eigenaar (uit team).", { required: true }),
       deadline: param.string("Einddatum jjjj-mm-dd; leeg is geen einddatum.", DATE),
       omschrijving: param.string("Omschrijving."),
+    },
+  },
+  {
+    name: "reflecties",
+    writes: false,
+    section: "reviews",
+    module: "reviews",
+    rights: { lid: "eigen", coach: "geen" },
+    description: "Maand- of kwartaalreflecties per persoon: wat ging goed, wat kan beter, wat heb je geleerd, focus en " +
+      "energie. Je eigen reflectie altijd; die van het team pas als iedereen heeft ingediend, jij ook " +
+      "(team_zichtbaar; false betekent dat de ronde nog niet open is).",
+    parameters: {
+      soort: param.choice(values("reflectie_soort").filter((s) => s !== "jaar"), "Jaarreflecties staan alleen in de app.", { required: true }),
+      periode: param.string("<jjjj>-<mm> (maand) of Q<n>-<jjjj> (kwartaal); leeg is de laatste periode met inhoud.",
+        { pattern: /^(\d{4}-\d{2}|Q[1-4]-\d{4})$/, explanation: "moet een maand zijn als 2026-04 of een kwartaal als Q2-2026" }),
+    },
+  },
+  {
+    name: "uren",
+    writes: false,
+    section: "prioriteiten",
+    module: "uren",
+    rights: { lid: "eigen", coach: "alles" },
+    description: "Geschreven uren per persoon over een periode, verdeeld over prioriteiten, projecten en losse taken. " +
+      "Wie niet alle uren mag zien, krijgt alleen de eigen uren (alleen_eigen). Uren per losse taak zonder periode staan in taken.",
+    parameters: {
+      van: param.string("Eerste dag jjjj-mm-dd, telt mee; leeg is de eerste van deze maand.", DATE),
+      tot: param.string("Laatste dag jjjj-mm-dd, telt mee; leeg is de laatste van deze maand.", DATE),
+      user_id: param.uuid("Alleen die persoon (uit team); leeg is iedereen."),
+    },
+  },
+  {
+    name: "waardering",
+    writes: false,
+    section: "financien",
+    module: "financien",
+    rights: { lid: "geen", coach: "geen" },
+    description: "De bedrijfswaardering zoals gemeten: periode, omzet, genormaliseerde EBITDA, multiple en " +
+      "aandelenwaarde, nieuwste eerst. Metingen zonder cijfers (een open uitnodiging aan de boekhouder) tellen niet mee.",
+    parameters: { aantal: param.integer("Aantal metingen; standaard 8.", { min: 1, max: 100 }) },
+  },
+  {
+    name: "gesprekken",
+    writes: false,
+    section: "reviews",
+    module: "reviews",
+    rights: { lid: "eigen", coach: "geen" },
+    description: "Beoordelingsgesprekken: wie, met wie, soort, datum, afgerond en eindoordeel (A-D); geen salaris en " +
+      "geen vrije tekst. Met toegang tot Team het hele team, anders je eigen gesprekken en die jij leidt.",
+    parameters: {
+      jaar: param.integer("Alleen dat jaar; leeg is alle jaren.", { min: 1, max: 9999 }),
+      alleen_open: param.flag("Alleen gesprekken die nog niet zijn afgerond."),
+    },
+  },
+  {
+    name: "sessienotities",
+    writes: false,
+    section: null,
+    module: "sessies",
+    // eigen: established notes only; alles: concept notes too, which the interface shows only to the coach.
+    rights: { eigenaar: "eigen", admin: "eigen", mt: "eigen", lid: "eigen", coach: "alles" },
+    description: "Notities van coach- en MT-sessies, nieuwste eerst: datum, soort, samenvatting, highlights, " +
+      "besluiten, learnings en actiepunten met eigenaar en deadline. Een concept ziet alleen de coach.",
+    parameters: { aantal: param.integer("Hoeveel sessies terug; standaard 5.", { min: 1, max: 100 }) },
+  },
+  {
+    name: "sessienotitie_schrijven",
+    writes: true,
+    section: null,
+    module: "sessies",
+    rights: { lid: "geen", coach: "alles" },
+    description: "Legt een sessienotitie vast als concept; alleen de coach ziet haar tot die haar in de app vaststelt. " +
+      "highlights, besluiten en learnings zijn lijsten van teksten; actiepunten een lijst van " +
+      "{tekst, eigenaar_user_id, deadline}. Twee stappen.",
+    parameters: {
+      datum: param.string("Datum van de sessie, jjjj-mm-dd; niet in de toekomst.", { required: true, ...DATE }),
+      titel: param.string("Korte titel.", { required: true, max: 200 }),
+      soort: param.choice(values("sessienotitie_soort"), "Soort sessie.", { required: true }),
+      samenvatting: param.string("Wat er besproken is.", { required: true }),
+      highlights: param.array("Hoogtepunten, elk een tekst.", NOTE_TEXTS),
+      besluiten: param.array("Besluiten, elk een tekst.", NOTE_TEXTS),
+      learnings: param.array("Learnings, elk een tekst.", NOTE_TEXTS),
+      actiepunten: param.array("Actiepunten: {tekst, eigenaar_user_id, deadline}; eigenaar en deadline leeg wanneer niet genoemd.", {
+        maxItems: 50,
+        elements: {
+          tekst: param.string("Wat er moet gebeuren.", { required: true, max: 500 }),
+          eigenaar_user_id: param.uuid("Wie het doet (uit team); leeg is niemand."),
+          deadline: param.string("jjjj-mm-dd; leeg is geen deadline.", DATE),
+        },
+      }),
+    },
+  },
+  {
+    name: "strategie_bijwerken",
+    writes: true,
+    twoStep: false,
+    section: null,
+    module: "strategie",
+    // The interface: only an owner, admin or MT member (a coach too is refused; docs/decisions.md).
+    rights: { lid: "geen", coach: "geen" },
+    description: "Stelt een wijziging van het strategiecanvas voor, met per veld de huidige en de nieuwe tekst. " +
+      "Een eigenaar, admin of MT-lid keurt het voorstel goed of af in de app. Zonder bevestigcode.",
+    parameters: {
+      velden: param.object("Alleen de velden die veranderen, met de nieuwe tekst (leeg maakt een veld leeg); " +
+        "een veld dat niet genoemd wordt blijft.", { required: true, keys: values("strategie_veld"), max: 5000 }),
     },
   },
 ];
@@ -309,6 +452,10 @@ function withCommonParameters(o: Operation): Operation {
 }
 
 export const operations: readonly Operation[] = definitions.map(withCommonParameters);
+
+/** The operations each door serves: organisaties only on the AI connection. */
+export const restOperations: readonly Operation[] = operations.filter((o) => !o.onlyMcp);
+export const mcpOperations: readonly Operation[] = operations;
 
 /** The REST path of an operation: its name with dashes. */
 export function restPath(o: Operation): string {

@@ -2,14 +2,22 @@
 // checks the three conditions and the input (against the registry's parameter rules), runs the
 // operation under RLS, applies the two-step rule and writes the call log. This layer only
 // parses HTTP.
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import { operations, restPath, httpMethod, type Operation } from "./registry.ts";
+//
+// Every answer that is not 200 carries a fout, also those Fastify and Node would give in their
+// own shape (bad URL, wrong method, unreadable body, malformed HTTP, headers too large), and
+// every refusal is logged through api.aanroep where a request could be read at all.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Socket } from "node:net";
+import { restOperations as operations, restPath, httpMethod, type Operation } from "./registry.ts";
 import type { ErrorBody } from "./parameters.ts";
+import { readInput, displayName, type RawBody } from "./http-input.ts";
 import { parseApiKey, bearerToken } from "./api-key.ts";
 import { index, openapi } from "./api-docs.ts";
 import type { Sql } from "./db/connection.ts";
 
 interface DoorResponse { status: number; body: unknown }
+
+const INTERNAL: ErrorBody = { code: "interne_fout", bericht: "Er ging iets mis aan onze kant. Probeer het later opnieuw." };
 
 /** One door call: api.aanroep, with an error found before the database (shape, size) if any. */
 export async function callDoor(sql: Sql, door: "rest" | "mcp", keyHash: Buffer | null, operation: string,
@@ -24,48 +32,109 @@ function send(reply: FastifyReply, a: DoorResponse) {
   return reply.code(a.status).header("cache-control", "no-store").send(a.body);
 }
 
-export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: boolean }): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit });
+/** The path of a raw URL, %-decoded where it can be (shown through displayName: it may hold a NUL). */
+function pathOf(url: string): string {
+  const raw = url.split("?")[0]!;
+  try { return decodeURIComponent(raw); } catch { return raw; }
+}
 
-  // The doors must not answer with Fastify's own error shapes: every non-200 carries a fout,
-  // and the call is logged (a too-large or unreadable body is a refused call too).
-  app.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
-    const tooLarge = err.statusCode === 413;
-    const error: ErrorBody = tooLarge
-      ? { code: "te_groot", bericht: `De body is te groot (hoogstens ${options.bodyLimit} bytes).` }
-      : (err.statusCode ?? 500) < 500
-        ? { code: "ongeldige_parameters", bericht: "De body is geen geldig JSON-object." }
-        : { code: "interne_fout", bericht: "Er ging iets mis aan onze kant. Probeer het later opnieuw." };
-    if (error.code === "interne_fout") req.log.error(err);
-    const op = operations.find((o) => restPath(o) === req.routeOptions.url);
+/** A refusal written straight to a socket, for errors where Node has no request to answer. */
+function rawAnswer(socket: Socket, a: DoorResponse) {
+  if (!socket.writable) return socket.destroy();
+  const body = JSON.stringify(a.body);
+  const reason = a.status === 431 ? "Request Header Fields Too Large" : a.status === 500 ? "Internal Server Error" : "Bad Request";
+  socket.end(`HTTP/1.1 ${a.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+}
+
+export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: boolean }): FastifyInstance {
+  const keyOf = (req: FastifyRequest) => parseApiKey(bearerToken(req.headers.authorization));
+  const refuse = async (req: FastifyRequest, reply: FastifyReply, operation: string, error: ErrorBody) => {
     try {
-      return send(reply, await callDoor(sql, "rest", parseApiKey(bearerToken(req.headers.authorization)),
-        op?.name ?? req.url.split("?")[0]!, {}, error));
+      return send(reply, await callDoor(sql, "rest", keyOf(req), operation, {}, error));
     } catch (e) {
       req.log.error(e);
-      return reply.code(500).send({ fout: { code: "interne_fout", bericht: "Er ging iets mis aan onze kant." } });
+      return reply.code(500).send({ fout: INTERNAL });
     }
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit,
+    // A malformed URL or %-escape in the path.
+    frameworkErrors: (err, req, reply) => void refuse(req, reply, `${req.method} ${req.url.split("?")[0]!.slice(0, 200)}`,
+      { code: "ongeldig_verzoek", bericht: err.code === "FST_ERR_BAD_URL"
+        ? "Het adres is geen geldige URL (een % moet gevolgd worden door twee hexadecimale cijfers)."
+        : "Het adres is niet te lezen." }),
+    // Malformed HTTP, an unknown method, headers too large: Node has no request to answer, so
+    // the answer goes straight to the socket, after the refusal is logged (without organisation).
+    clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => {
+      if (err.code === "ECONNRESET" || socket.destroyed) return;
+      if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return void socket.destroy();
+      const error: ErrorBody = err.code === "HPE_HEADER_OVERFLOW"
+        ? { code: "headers_te_groot", bericht: "De headers van het verzoek zijn te groot." }
+        : { code: "ongeldig_verzoek", bericht: "Dit is geen geldig HTTP-verzoek (of de methode bestaat niet)." };
+      callDoor(sql, "rest", null, "HTTP", {}, error)
+        .then((a) => rawAnswer(socket, a), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }));
+    },
   });
 
+  // Node hands CONNECT (a proxy request) to this event, and closes the socket when nobody listens.
+  app.server.on("connect", (req: { url?: string; headers: Record<string, string | string[] | undefined> }, socket: Socket) => {
+    const key = parseApiKey(bearerToken(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined));
+    callDoor(sql, "rest", key, `CONNECT ${displayName(req.url ?? "")}`, {},
+      { code: "ongeldig_verzoek", bericht: "Koers is geen proxy: CONNECT kan niet." })
+      .then((a) => rawAnswer(socket, a), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }));
+  });
+
+  // Bodies are read as bytes and interpreted by http-input.ts for every content type, so the
+  // door, not a parser, decides what is accepted (JSON and form bodies) and how it is refused.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (req, bytes, done) =>
+    done(null, { contentType: req.headers["content-type"] ?? "", bytes: bytes as Buffer } satisfies RawBody));
+
+  // What Fastify refuses itself (a body too large, an unreadable Content-Type) gets a fout and a log row too.
+  app.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    const error: ErrorBody = status === 413
+      ? { code: "te_groot", bericht: `De body is te groot (hoogstens ${options.bodyLimit} bytes).` }
+      : status === 415
+        ? { code: "niet_ondersteund", bericht: "Het formaat van de body (Content-Type) is niet te lezen. " +
+            "Stuur de parameters als application/json of application/x-www-form-urlencoded (UTF-8)." }
+        : status < 500
+          ? { code: "ongeldig_verzoek", bericht: "Het verzoek is niet te lezen." }
+          : INTERNAL;
+    if (error.code === "interne_fout") req.log.error(err);
+    const op = operations.find((o) => restPath(o) === req.routeOptions.url);
+    return refuse(req, reply, op?.name ?? `${req.method} ${displayName(pathOf(req.url))}`, error);
+  });
+
+  // The methods each known address takes, for 405 with Allow.
+  const allowed = new Map<string, string>([["/api/v1", "GET, HEAD"], ["/api/v1/", "GET, HEAD"], ["/api/v1/openapi.json", "GET, HEAD"]]);
   app.get("/api/v1", async () => index());
   app.get("/api/v1/", async () => index());
   app.get("/api/v1/openapi.json", async () => openapi());
 
   for (const o of operations) {
+    allowed.set(restPath(o), httpMethod(o) === "GET" ? "GET, HEAD" : "POST");
     app.route({
       method: httpMethod(o),
       url: restPath(o),
       handler: async (req, reply) => {
-        const input = o.writes ? (req.body ?? {}) : req.query;
-        return send(reply, await runOperation(sql, o, req.headers.authorization, input));
+        const input = readInput(o.writes, req.url, req.body as RawBody | undefined);
+        if (!input.ok) return send(reply, await callDoor(sql, "rest", keyOf(req), o.name, input.logged, input.error));
+        return send(reply, await runOperation(sql, o, req.headers.authorization, input.value));
       },
     });
   }
 
   app.setNotFoundHandler(async (req, reply) => {
-    const keyHash = parseApiKey(bearerToken(req.headers.authorization));
-    return send(reply, await callDoor(sql, "rest", keyHash, `${req.method} ${req.url.split("?")[0]}`, {},
-      { code: "onbekend_endpoint", bericht: "Dit adres bestaat niet." }));
+    const path = pathOf(req.url);
+    const methods = allowed.get(path);
+    if (methods) reply.header("allow", methods);
+    return refuse(req, reply, `${req.method} ${displayName(path)}`, methods
+      ? { code: "methode_niet_toegestaan", bericht: `${displayName(path)} kent alleen ${methods.replace(", HEAD", "")}.` }
+      : { code: "onbekend_endpoint", bericht: "Dit adres bestaat niet." });
   });
 
   return app;

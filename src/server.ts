@@ -1,12 +1,13 @@
-// Starting Koers: a database (DATABASE_URL, or the embedded one), migrations, the REST door
-// and the workers. Nothing here keeps state between requests, so more instances scale out.
+// Starting Koers: a database (DATABASE_URL, or the embedded one), migrations, the REST door,
+// the AI connection (MCP, with its sign-in) and the workers. Nothing here keeps state between requests, so more instances scale out.
 import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
 import { readConfig, type Config } from "./config.ts";
-import { startEmbedded, type EmbeddedDb } from "./db/embedded.ts";
+import { startEmbedded, type EmbeddedDb, type Use } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
-import { doorUrl, connect, type Sql } from "./db/connection.ts";
+import { checkConnection, doorUrl, connect, type Sql } from "./db/connection.ts";
 import { buildRestDoor } from "./rest.ts";
+import { mountMcp } from "./mcp/mount.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -16,14 +17,29 @@ export interface Service {
 }
 
 /** The administrative database: DATABASE_URL, or the embedded server in the data folder. */
-export async function database(config: Config, log: (line: string) => void): Promise<{ url: string; embedded: EmbeddedDb | null }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbedded(config.dataDir, config.embeddedPgPort, log);
+export async function database(config: Config, log: (line: string) => void, use: Use = "command"):
+  Promise<{ url: string; embedded: EmbeddedDb | null }> {
+  if (config.databaseUrl) {
+    await checkConnection(config.databaseUrl, "DATABASE_URL");
+    return { url: config.databaseUrl, embedded: null };
+  }
+  const embedded = await startEmbedded(config.dataDir, config.embeddedPgPort, log, use);
   return { url: embedded.url, embedded };
 }
 
+/** Listening failed: say which setting to change. */
+function listenError(e: unknown, config: Config): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE") return new Error(`port ${config.port} on ${config.host} is in use; set PORT to a free port`);
+  if (code === "EACCES") return new Error(`may not listen on port ${config.port}; set PORT to a port above 1023`);
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new Error(`cannot listen on ${config.host}, not an address of this machine; set HOST`);
+  }
+  return e as Error;
+}
+
 export async function start(config: Config = readConfig(), log: (line: string) => void = () => {}): Promise<Service> {
-  const { url: adminUrl, embedded } = await database(config, log);
+  const { url: adminUrl, embedded } = await database(config, log, "service");
   let doorSql: Sql | null = null;
   let app: FastifyInstance | null = null;
   let worker: Runner | null = null;
@@ -35,9 +51,18 @@ export async function start(config: Config = readConfig(), log: (line: string) =
   };
   try {
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
-    doorSql = connect(config.doorDatabaseUrl ?? doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
+    if (config.doorDatabaseUrl) await checkConnection(config.doorDatabaseUrl, "KOERS_DOOR_DATABASE_URL");
+    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
-    const address = await app.listen({ host: config.host, port: config.port });
+    let listening = "";
+    await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, allowedOrigins: config.allowedOrigins });
+    const address = await app.listen({ host: config.host, port: config.port }).catch((e) => { throw listenError(e, config); });
+    listening = address;
+    const mcp = new URL("/mcp", config.publicUrl ?? address);
+    log(`AI connection (MCP) at ${mcp.href}`);
+    if (mcp.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(mcp.hostname)) {
+      log("warning: KOERS_PUBLIC_URL is not https; assistants will not sign in over plain http");
+    }
     if (config.worker) {
       worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
     }

@@ -1,5 +1,6 @@
 // The README's first command with no configuration: an embedded PostgreSQL in the data folder,
-// migrated and served; the CLI next to it; a restart keeps the data; Ctrl-C stops cleanly.
+// migrated and served; the CLI next to it; a restart keeps the data; Ctrl-C stops cleanly. The
+// data folder lies in a folder made by mktemp -d, which (as root) the postgres user cannot enter.
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -10,7 +11,6 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "koers-embedded-"));
-fs.chmodSync(tmpDir, 0o755);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -63,7 +63,14 @@ async function stopGracefully(proc: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-after(() => fs.rmSync(tmpDir, { recursive: true, force: true }));
+after(() => {
+  // As root the cluster lives outside the data folder (src/db/embedded.ts), linked from it.
+  const link = path.join(tmpDir, "data", "postgres");
+  if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    fs.rmSync(path.dirname(fs.readlinkSync(link)), { recursive: true, force: true });
+  }
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+});
 
 describe("npm start without configuration", () => {
   it("serves the index and wie-ben-ik from an embedded PostgreSQL, and keeps data across a restart", async () => {

@@ -6,7 +6,8 @@ import crypto from "node:crypto";
 import postgres from "postgres";
 import type { AddressInfo } from "node:net";
 import { buildRestDoor } from "../src/rest.ts";
-import { doorUrl, connect } from "../src/db/connection.ts";
+import { connect, doorRoleName } from "../src/db/connection.ts";
+import { ensureDoorRole } from "../src/db/migrate.ts";
 import { createApiKey } from "../src/api-key.ts";
 import { values, type Role } from "../src/choices.ts";
 import { operations, restPath, httpMethod, type Operation } from "../src/registry.ts";
@@ -37,6 +38,7 @@ export async function testDatabase(): Promise<TestDb> {
       await sql.end();
       const a = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
       await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.unsafe(`drop role if exists ${doorRoleName(name)}`);
       await a.end();
     },
   };
@@ -44,9 +46,13 @@ export async function testDatabase(): Promise<TestDb> {
 
 export interface Koers { baseUrl: string; stop(): Promise<void> }
 
-/** The REST door on 127.0.0.1, connected as koers_door, optionally with a frozen clock. */
-export async function startKoers(adminUrl: string, options: { now?: string; bodyLimit?: number } = {}): Promise<Koers> {
-  const doorSql = connect(doorUrl(adminUrl), { now: options.now ?? null, name: "koers-test", max: 4 });
+/**
+ * The REST door on 127.0.0.1, connected as the database's door role (a member of koers_door;
+ * a clone of the template needs its own), optionally with a frozen clock (poolSize:
+ * connections, default 4).
+ */
+export async function startKoers(adminUrl: string, options: { now?: string; bodyLimit?: number; poolSize?: number } = {}): Promise<Koers> {
+  const doorSql = connect(await ensureDoorRole(adminUrl), { now: options.now ?? null, name: "koers-test", max: options.poolSize ?? 4 });
   const app = buildRestDoor(doorSql, { bodyLimit: options.bodyLimit ?? 256 * 1024 });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -211,11 +217,11 @@ export async function revokedMember(sql: postgres.Sql, w: World): Promise<Member
  * key was revoked. Filled in by a before hook (then `afterSetup`, the file's own setup), cleaned
  * up by an after hook.
  */
-export function setupWorld(options: { now?: string; afterSetup?: (o: TestSetup) => Promise<void> } = {}): TestSetup & { koers: Koers } {
+export function setupWorld(options: { now?: string; poolSize?: number; afterSetup?: (o: TestSetup) => Promise<void> } = {}): TestSetup & { koers: Koers } {
   const o = {} as TestSetup & { koers: Koers };
   before(async () => {
     o.db = await testDatabase();
-    o.koers = await startKoers(o.db.url, { now: options.now });
+    o.koers = await startKoers(o.db.url, { now: options.now, poolSize: options.poolSize });
     o.baseUrl = o.koers.baseUrl;
     o.w = await makeWorld(o.db.sql);
     o.other = await makeWorld(o.db.sql, "Ander BV");

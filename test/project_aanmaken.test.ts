@@ -214,9 +214,10 @@ describe("project_aanmaken refusals", () => {
     }
   });
 
-  it("404 onbekend_endpoint for GET on a write", async () => {
+  it("405 methode_niet_toegestaan for GET on a write", async () => {
     const r = await request(koers.baseUrl, "GET", "/api/v1/project-aanmaken", { apiKey: w.members.eigenaar.apiKey });
-    assert.equal(r.status, 404);
-    assert.equal(r.body.fout.code, "onbekend_endpoint");
+    assert.equal(r.status, 405);
+    assert.equal(r.body.fout.code, "methode_niet_toegestaan");
+    assert.equal(r.headers.get("allow"), "POST");
   });
 });

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { migrate } from "../src/db/migrate.ts";
+import { doorRoleName } from "../src/db/connection.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -92,6 +93,7 @@ try {
 
   await admin.unsafe(`drop database if exists ${sqlDb}`);
   await admin.unsafe(`drop database if exists ${template}`);
+  await admin.unsafe(`drop role if exists ${doorRoleName(template)}`);
   await admin.end();
 
   const sqlFailed = [...prove.output.matchAll(/Failed (\d+)\/\d+ subtests/g)].reduce((n, m) => n + Number(m[1]), 0)

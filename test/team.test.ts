@@ -127,8 +127,8 @@ describe("team refusals", () => {
       w.org, "kwartaal");
   });
 
-  it("404 onbekend_endpoint for a wrong method or address", async () => {
-    await expectRefused(404, "onbekend_endpoint",
+  it("405 methode_niet_toegestaan for a wrong method, 404 onbekend_endpoint for a wrong address", async () => {
+    await expectRefused(405, "methode_niet_toegestaan",
       await request(koers.baseUrl, "POST", "/api/v1/team", { apiKey: w.members.lid.apiKey, body: { org_id: w.org } }), w.org);
     await expectRefused(404, "onbekend_endpoint",
       await request(koers.baseUrl, "GET", "/api/v1/teams", { apiKey: w.members.lid.apiKey, query: { org_id: w.org } }), w.org);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { lastCall, lastCallWithoutOrg, makeWorld, request, startKoers, testDatabase,
   type Koers, type TestDb, type World } from "./helpers.ts";
 import { createApiKey } from "../src/api-key.ts";
-import { operations, restPath } from "../src/registry.ts";
+import { restOperations as operations, restPath } from "../src/registry.ts";
 
 let db: TestDb, koers: Koers, w: World;
 before(async () => {
@@ -106,8 +106,13 @@ describe("wie_ben_ik", () => {
     assert.equal(r.body.fout.code, "onbekend_endpoint");
     const log = await lastCall(db.sql, w.org);
     assert.deepEqual([log.operatie, log.status, log.fout_code], ["GET /api/v1/wie-ben-jij", 404, "onbekend_endpoint"]);
-    const withoutKey = await request(koers.baseUrl, "POST", "/api/v1/wie-ben-ik");
+    const withoutKey = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-jij");
     assert.equal(withoutKey.status, 404);
     assert.equal((await lastCallWithoutOrg(db.sql)).fout_code, "onbekend_endpoint");
+    // A known address with a method it does not take is 405, also without a key.
+    const wrongMethod = await request(koers.baseUrl, "POST", "/api/v1/wie-ben-ik");
+    assert.deepEqual([wrongMethod.status, wrongMethod.body.fout.code, wrongMethod.headers.get("allow")],
+      [405, "methode_niet_toegestaan", "GET, HEAD"]);
+    assert.equal((await lastCallWithoutOrg(db.sql)).fout_code, "methode_niet_toegestaan");
   });
 });

@@ -1,5 +1,6 @@
 // Connections. The administrative connection migrates and serves the CLI and the workers; the
-// doors connect as koers_door, which is neither superuser nor owner and has no BYPASSRLS.
+// doors log in as a role of their own database that is a member of koers_door (neither
+// superuser nor owner, no BYPASSRLS), so policies written for koers_door apply to it.
 import crypto from "node:crypto";
 import postgres from "postgres";
 
@@ -11,20 +12,82 @@ export function sessionSettings(now: string | null): Record<string, string> {
 }
 
 /**
- * The door role's password, derived from the administrative URL, so every instance of the
- * service computes the same one without storing it anywhere.
+ * The door's login role of one database. Roles are cluster-wide, so each Koers database on a
+ * server gets its own, and starting one never changes another's password.
  */
-export function doorPassword(adminUrl: string): string {
-  const u = new URL(adminUrl);
-  return crypto.createHmac("sha256", decodeURIComponent(u.password) || "koers")
-    .update(`koers_door:${u.host}`).digest("base64url");
+export function doorRoleName(database: string): string {
+  return `koers_door_${crypto.createHash("sha256").update(database).digest("hex").slice(0, 12)}`;
 }
 
-export function doorUrl(adminUrl: string): string {
-  const u = new URL(adminUrl);
-  u.username = "koers_door";
-  u.password = doorPassword(adminUrl);
-  return u.toString();
+/**
+ * The login role's password: derived from a random secret stored in the database itself, so
+ * every instance computes the same one whatever administrative URL it was given.
+ */
+export function doorPassword(secret: string, role: string): string {
+  return crypto.createHmac("sha256", secret).update(role).digest("base64url");
+}
+
+/** Where the secret lives: app_private.instellingen, which the doors cannot read. */
+export const doorSecretKey = "deur_geheim";
+
+/** The URL the doors use for the database of `adminUrl`; its role is made by ensureDoorRole. */
+export async function doorUrl(adminUrl: string): Promise<string> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`select current_database() as db,
+      (select waarde from app_private.instellingen where sleutel = ${doorSecretKey}) as secret`;
+    if (!row?.secret) throw new Error("the database has no door role yet; run `koers migrate`");
+    const role = doorRoleName(row.db);
+    const u = new URL(adminUrl);
+    u.username = role;
+    u.password = doorPassword(row.secret, role);
+    return u.toString();
+  } finally {
+    await sql.end();
+  }
+}
+
+/** A URL fit to print: the password left out. */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = "";
+    return u.toString();
+  } catch {
+    return "(not a valid URL)";
+  }
+}
+
+/** Why a connection failed, in a few words a person can act on. */
+function connectionProblem(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  switch (err.code) {
+    case "ECONNREFUSED": return "connection refused";
+    case "ENOTFOUND": case "EAI_AGAIN": return "unknown host";
+    case "ETIMEDOUT": case "CONNECT_TIMEOUT": return "no answer";
+    case "ECONNRESET": return "connection reset";
+    case "28P01": case "28000": return "the server refused the user name or password";
+    case "3D000": return "the database does not exist";
+    case "ERR_INVALID_URL": return "not a valid URL";
+  }
+  return (err.message ?? String(e)).split("\n")[0]!;
+}
+
+/**
+ * Connects once, so a wrong setting ends the start with one line that names it and shows the
+ * URL without its password.
+ */
+export async function checkConnection(url: string, setting: string): Promise<void> {
+  let sql: postgres.Sql | null = null;
+  try {
+    new URL(url);
+    sql = postgres(url, { max: 1, connect_timeout: 10, onnotice: () => {} });
+    await sql`select 1`;
+  } catch (e) {
+    throw new Error(`cannot connect to ${setting} (${withoutPassword(url)}): ${connectionProblem(e)}`);
+  } finally {
+    await sql?.end({ timeout: 1 });
+  }
 }
 
 export function connect(url: string, options: { now: string | null; max?: number; name: string }): Sql {

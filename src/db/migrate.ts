@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { runner } from "node-pg-migrate";
 import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
-import { doorPassword } from "./connection.ts";
+import { doorPassword, doorRoleName, doorSecretKey } from "./connection.ts";
 import { referenceData, writeReferenceData } from "./reference-data.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -26,12 +26,73 @@ export function dbSources(referenceJson: string): { files: { name: string; sql: 
 
 export interface MigrateOptions {
   log?: (line: string) => void;
-  /** Set the koers_door password derived from the URL (off when the door URL is given). */
+  /**
+   * Ensure this database's door login role and set its password (off when
+   * KOERS_DOOR_DATABASE_URL names a role provisioned by hand).
+   */
   setDoorPassword?: boolean;
+}
+
+/** koers_door, the role policies and grants target, before the tables mention it. */
+async function ensureDoorGroup(sql: postgres.Sql): Promise<void> {
+  await sql.unsafe(`do $$ begin
+    if not exists (select 1 from pg_roles where rolname = 'koers_door') then
+      create role koers_door nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls;
+    end if;
+  exception when duplicate_object or unique_violation then null; -- another database's migrate won
+  end $$`);
+}
+
+/**
+ * This database's door login role: koers_door_<hash of the database name>, a member of
+ * koers_door and nothing else, owning nothing, with a password derived from the secret stored
+ * in the database (created here on first use). Idempotent; also run for a database cloned
+ * from a template, which brings the secret but not a role. Returns the door URL.
+ */
+export async function ensureDoorRole(adminUrl: string): Promise<string> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await ensureDoorGroup(sql);
+    const [group] = await sql`select rolcanlogin from pg_roles where rolname = 'koers_door'`;
+    // Koers before 0.2 let koers_door itself log in, with a password one database could reset
+    // under another; now it never logs in.
+    if (group!.rolcanlogin) await sql.unsafe("alter role koers_door nologin password null");
+    await sql`insert into app_private.instellingen (sleutel, waarde)
+              values (${doorSecretKey}, ${crypto.randomBytes(32).toString("base64url")})
+              on conflict (sleutel) do nothing`;
+    const [{ db, secret }] = await sql`select current_database() as db,
+      (select waarde from app_private.instellingen where sleutel = ${doorSecretKey}) as secret` as
+      unknown as [{ db: string; secret: string }];
+    const role = doorRoleName(db);
+    const password = doorPassword(secret, role);
+    // Role statements take no parameters; the name is hex and the password base64url, so
+    // quoting them is safe.
+    await sql.unsafe(`do $$ begin
+      if not exists (select 1 from pg_roles where rolname = '${role}') then
+        create role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication;
+      end if;
+    exception when duplicate_object or unique_violation then null; -- a parallel start won
+    end $$`);
+    await sql.unsafe(`alter role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication
+                      password '${password}'`);
+    await sql.unsafe(`grant koers_door to ${role}`);
+    const u = new URL(adminUrl);
+    u.username = role;
+    u.password = password;
+    return u.toString();
+  } finally {
+    await sql.end();
+  }
 }
 
 export async function migrate(adminUrl: string, options: MigrateOptions = {}): Promise<void> {
   const log = options.log ?? (() => {});
+  const first = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await ensureDoorGroup(first);
+  } finally {
+    await first.end();
+  }
   log("migrating tables (migrations/)");
   await runner({
     databaseUrl: adminUrl,
@@ -68,11 +129,8 @@ export async function migrate(adminUrl: string, options: MigrateOptions = {}): P
       await tx`insert into app_private.instellingen (sleutel, waarde) values ('db_hash', ${hash})
                on conflict (sleutel) do update set waarde = excluded.waarde`;
     });
-    if (options.setDoorPassword ?? true) {
-      // ALTER ROLE takes no parameters; the password is base64url, so quoting is safe.
-      await sql.unsafe(`alter role koers_door password '${doorPassword(adminUrl)}'`);
-    }
   } finally {
     await sql.end();
   }
+  if (options.setDoorPassword ?? true) await ensureDoorRole(adminUrl);
 }

@@ -4,10 +4,23 @@
 // migration transaction, before db/ is applied, so db/ derives its constraints from it.
 import type postgres from "postgres";
 import { operations } from "../registry.ts";
+import type { Param } from "../parameters.ts";
 import { choices, values, type ChoiceName } from "../choices.ts";
 import { errorCodes } from "../error-codes.ts";
 
 const ROLES = values("rol");
+
+/** A parameter's rule as app.operatie_parameters holds it; an element rule is the same, as JSON. */
+function rule(p: Param): Record<string, unknown> {
+  return {
+    type: p.type, verplicht: p.required, waarden: p.values ?? null,
+    patroon: p.pattern ?? null, uitleg: p.explanation ?? null, max_lengte: p.maxLength ?? null,
+    minimum: p.min ?? null, maximum: p.max ?? null, max_elementen: p.maxItems ?? null, getal: p.numeric ?? false,
+    elementen: p.elements
+      ? Object.fromEntries(Object.entries(p.elements).map(([naam, e], volgorde) => [naam, { ...rule(e), naam, volgorde }]))
+      : null,
+  };
+}
 
 /** Everything written, as JSON: also what the migration hash covers. */
 export function referenceData() {
@@ -27,9 +40,7 @@ export function referenceData() {
       operatie: o.name, rol, recht: (o.rights as Record<string, string | undefined>)[rol] ?? "alles",
     }))),
     operatie_parameters: operations.flatMap((o) => Object.entries(o.parameters).map(([naam, p], volgorde) => ({
-      operatie: o.name, naam, volgorde, type: p.type, verplicht: p.required, waarden: p.values ?? null,
-      patroon: p.pattern ?? null, uitleg: p.explanation ?? null, max_lengte: p.maxLength ?? null,
-      minimum: p.min ?? null, maximum: p.max ?? null, max_elementen: p.maxItems ?? null, getal: p.numeric ?? false,
+      operatie: o.name, naam, volgorde, ...rule(p),
     }))),
   };
 }

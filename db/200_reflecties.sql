@@ -1,0 +1,140 @@
+-- Reflections per person per month or quarter (annual ones are written in the app): what went
+-- well, what can be better, what was learned, focus and energy. A caller always sees their own;
+-- the team's only once the round is open: everyone has submitted, the caller too.
+
+-- The first and last day of a period as the app writes it: a year <yyyy>, a month <yyyy>-<mm>,
+-- a quarter Q<n>-<yyyy> or <yyyy>-Q<n>. Null for anything else (no year 0, no month 13).
+create function app_hidden.periode_grenzen(_periode text, out van date, out tot date)
+language plpgsql immutable set search_path = '' as $$
+begin
+  if _periode ~ '^\d{4}$' then
+    van := make_date(_periode::int, 1, 1);
+    tot := make_date(_periode::int, 12, 31);
+  elsif _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' then
+    van := make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
+    tot := (van + interval '1 month' - interval '1 day')::date;
+  elsif _periode ~ '^(Q[1-4]-\d{4}|\d{4}-Q[1-4])$' then
+    van := make_date(substring(_periode from '\d{4}')::int, (substring(_periode from 'Q([1-4])')::int - 1) * 3 + 1, 1);
+    tot := app_hidden.kwartaal_eind(van);
+  end if;
+exception when datetime_field_overflow or invalid_datetime_format then
+  van := null;
+  tot := null;
+end
+$$;
+
+-- A reflection's period as app.reflecties stores it (<yyyy>-<mm>, <yyyy>-Q<n>, <yyyy>) from how
+-- the interface spells it for its kind (a month, Q<n>-<yyyy>, a year), or null when it is not a
+-- period of that kind. For every writer of reflections (the doors, the CLI, the import).
+create function app_hidden.reflectie_periode(_soort text, _periode text) returns text
+language plpgsql immutable set search_path = '' as $$
+declare grenzen record;
+begin
+  select * into grenzen from app_hidden.periode_grenzen(_periode);
+  if grenzen.van is null or extract(year from grenzen.van) < 1 then return null; end if;
+  return case
+    when _soort = 'maand' and _periode ~ '^\d{4}-\d{2}$' then _periode
+    when _soort = 'kwartaal' and _periode ~ 'Q' then to_char(grenzen.van, 'YYYY-"Q"Q')
+    when _soort = 'jaar' and _periode ~ '^\d{4}$' then _periode
+  end;
+end
+$$;
+
+-- A stored period as the interface spells it: a quarter is Q<n>-<yyyy>.
+create function app_hidden.reflectie_periode_label(_periode text) returns text
+language sql immutable parallel safe as $$
+  select case when _periode ~ '^\d{4}-Q[1-4]$' then right(_periode, 2) || '-' || left(_periode, 4) else _periode end
+$$;
+
+create function app_hidden.param_reflectie_periode(p jsonb, naam text, _soort text) returns text
+language plpgsql immutable set search_path = '' as $$
+declare
+  v text := p ->> naam;
+  periode text := app_hidden.reflectie_periode(_soort, v);
+begin
+  if v is not null and periode is null then
+    perform app_hidden.ongeldig(naam, format('%s %s is geen %s; gebruik %s.', naam, v, _soort,
+      case _soort when 'maand' then 'een maand als 2026-04' when 'kwartaal' then 'een kwartaal als Q2-2026' else 'een jaar als 2026' end));
+  end if;
+  return periode;
+end
+$$;
+
+-- team_zichtbaar: the round of one period is open for the caller when every active member whose
+-- role has reflections has submitted, the caller too. Counts everyone, also rows the caller may
+-- not see yet: the one definition, used by the answer and by the policy.
+create function app_hidden.team_zichtbaar(_org uuid, _soort text, _periode text) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+declare ik uuid := app_hidden.huidige_gebruiker();
+begin
+  if not app_hidden.eigen_org(_org) then return false; end if;
+  return exists (select 1 from app.reflecties r
+                 where r.org_id = _org and r.soort = _soort and r.periode = _periode
+                   and r.user_id = ik and r.ingediend_op is not null)
+     and not exists (select 1 from app.lidmaatschappen l
+                     where l.org_id = _org and l.actief and app_hidden.recht(_org, l.rol, 'reflecties') <> 'geen'
+                       and not exists (select 1 from app.reflecties r
+                                       where r.org_id = _org and r.soort = _soort and r.periode = _periode
+                                         and r.user_id = l.user_id and r.ingediend_op is not null));
+end
+$$;
+
+-- The latest period of a kind in which someone wrote something (the default of reflecties). It
+-- names only a period, never whose or what.
+create function app_hidden.reflectie_laatste_periode(_org uuid, _soort text) returns text
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if not app_hidden.eigen_org(_org) or not app_hidden.sectie_zichtbaar('reviews')
+     or app_hidden.mijn_recht('reflecties') = 'geen' then
+    return null;
+  end if;
+  return (select r.periode from app.reflecties r
+          where r.org_id = _org and r.soort = _soort
+            and (r.ingediend_op is not null or r.energie is not null
+                 or coalesce(r.goed, r.beter, r.geleerd, r.focus) is not null)
+          order by (app_hidden.periode_grenzen(r.periode)).van desc nulls last
+          limit 1);
+end
+$$;
+
+create function app_hidden.reflectie_weergave(_org uuid, _user uuid, _goed text, _beter text, _geleerd text,
+                                              _focus text, _energie integer, _ingediend_op timestamptz) returns jsonb
+language sql stable as $$
+  select jsonb_build_object('persoon', app_hidden.persoon(_org, _user),
+    'goed', _goed, 'beter', _beter, 'geleerd', _geleerd, 'focus', _focus, 'energie', _energie,
+    'ingediend', _ingediend_op is not null, 'ingediend_op', _ingediend_op)
+$$;
+
+-- The policy below decides which rows the caller gets: their own, and the team's submitted
+-- ones once the round is open.
+create function api.reflecties(p jsonb) returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  org uuid := app_hidden.huidige_org();
+  gekozen_soort text := p ->> 'soort';
+  gekozen_periode text := coalesce(app_hidden.param_reflectie_periode(p, 'periode', gekozen_soort),
+                                   app_hidden.reflectie_laatste_periode(org, gekozen_soort));
+begin
+  return jsonb_build_object(
+    'soort', gekozen_soort,
+    'periode', app_hidden.reflectie_periode_label(gekozen_periode),
+    'team_zichtbaar', coalesce(app_hidden.team_zichtbaar(org, gekozen_soort, gekozen_periode), false),
+    'reflecties', coalesce((
+      select jsonb_agg(app_hidden.reflectie_weergave(r.org_id, r.user_id, r.goed, r.beter, r.geleerd, r.focus,
+                                                     r.energie, r.ingediend_op)
+                       order by a.naam, r.user_id)
+      from app.reflecties r join app.accounts a on a.id = r.user_id
+      where r.org_id = org and r.soort = gekozen_soort and r.periode = gekozen_periode), '[]'));
+end
+$$;
+
+-- Policies ------------------------------------------------------------------------------------
+-- Submitting (ingediend_op) records reflectie.ingediend by a trigger of the webhooks part.
+grant select (org_id, id, user_id, soort, periode, goed, beter, geleerd, focus, energie, ingediend_op)
+  on app.reflecties to koers_door;
+create policy "members see their own reflections, and the team's once everyone submitted" on app.reflecties
+  for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('reviews'))
+         and (select app_hidden.mijn_recht('reflecties')) <> 'geen'
+         and (user_id = (select app_hidden.huidige_gebruiker())
+              or (ingediend_op is not null and app_hidden.team_zichtbaar(org_id, soort, periode))));

@@ -1,0 +1,47 @@
+-- Review conversations: who, with whom, soort, date, completed and the final classification
+-- (A-D). No salary and no free text. With access to Team the whole team; otherwise the
+-- caller's own conversations and those the caller leads.
+
+-- Whether the caller sees every conversation: the right on gesprekken is 'alles' and the team
+-- section is released and readable by the role (access to Team).
+create function app_hidden.ziet_alle_gesprekken() returns boolean
+language plpgsql stable set search_path = '' as $$
+begin
+  return app_hidden.mijn_recht('gesprekken') = 'alles' and app_hidden.sectie_zichtbaar('team');
+end
+$$;
+
+-- The policy below decides which conversations the caller gets.
+create function api.gesprekken(p jsonb) returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  org uuid := app_hidden.huidige_org();
+  jaar integer := (p ->> 'jaar')::integer;
+  alleen_open boolean := coalesce((p ->> 'alleen_open')::boolean, false);
+begin
+  return jsonb_build_object(
+    'hele_team', app_hidden.ziet_alle_gesprekken(),
+    'gesprekken', coalesce((
+      select jsonb_agg(jsonb_build_object('id', g.id,
+                         'wie', app_hidden.persoon(org, g.medewerker_user_id),
+                         'met', app_hidden.persoon(org, g.leider_user_id),
+                         'soort', g.soort, 'datum', g.datum, 'afgerond', g.afgerond,
+                         'eindclassificatie', g.eindclassificatie)
+                       order by g.datum desc, g.id)
+      from app.gesprekken g
+      where g.org_id = org
+        and (jaar is null or g.datum >= make_date(jaar, 1, 1) and g.datum < make_date(jaar + 1, 1, 1))
+        and (not alleen_open or not g.afgerond)), '[]'));
+end
+$$;
+
+-- Policies ------------------------------------------------------------------------------------
+grant select (org_id, id, medewerker_user_id, leider_user_id, soort, datum, afgerond, eindclassificatie)
+  on app.gesprekken to koers_door;
+create policy "members see their own conversations and those they lead, with access to Team all" on app.gesprekken
+  for select to koers_door
+  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('reviews'))
+         and (select app_hidden.mijn_recht('gesprekken')) <> 'geen'
+         and (medewerker_user_id = (select app_hidden.huidige_gebruiker())
+              or leider_user_id = (select app_hidden.huidige_gebruiker())
+              or (select app_hidden.ziet_alle_gesprekken())));
