@@ -12,7 +12,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { Document, Packer, Paragraph } from "docx";
 import ExcelJS from "exceljs";
 import { refusalTests, request, setupWorld, type TestSetup } from "./helpers.ts";
-import { taskList } from "../src/worker.ts";
+import { startWorker, taskList } from "../src/worker.ts";
 
 const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 const files = fs.mkdtempSync(path.join(os.tmpdir(), "koers-zoeken-"));
@@ -141,6 +141,30 @@ describe("zoeken: files, words and who finds what", () => {
     await runWorker(o);
     const again = await o.db.sql`select bijlage_id, nr, plek, tekst from app.bijlage_delen where org_id = ${o.w.org} order by 1, 2`;
     assert.deepEqual(again, before);
+  });
+
+  it("a job whose worker died (kill -9) mid-read runs again when a worker starts, and the file's text is found", async () => {
+    fs.writeFileSync(path.join(files, "kraak.txt"), "Het rooster van de kraakwacht");
+    const r = await koersCli(o, ["bijlage", "toevoegen", "--org", o.w.org, "--taak", "1", "--user", o.w.members.eigenaar.user_id,
+      "--bestand", path.join(files, "kraak.txt"), "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    // What a worker process leaves when it dies holding the job: the job locked by its pool,
+    // the pool registered under a liveness slot nobody holds any more.
+    await o.db.sql`insert into app_private.werkers (pool, slot) values ('dode-pool', 424242)`;
+    await o.db.sql`update graphile_worker._private_jobs j set locked_by = 'dode-pool', locked_at = now()
+                   from graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = 'extract_attachment_text'`;
+    const runner = await startWorker(o.db.url, { now: NOW, concurrency: 1, retention: { logDays: 400, anonymousDays: 30, auditDays: 400 } });
+    try {
+      for (let i = 0; i < 300; i++) {
+        const [b] = await o.db.sql`select tekst_status from app.bijlagen where org_id = ${o.w.org} and naam = 'kraak.txt'`;
+        if (b!.tekst_status === "gelezen") break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await runner.stop();
+    }
+    const found = await search(o.w.members.lid.apiKey, { tekst: "kraakwacht" });
+    assert.deepEqual(found.body.resultaten.map((h: any) => h.titel), ["kraak.txt"]);
   });
 
   it("koers opmerking plaatsen: the comment is found; the call log names the person", async () => {
