@@ -312,6 +312,18 @@ returns text[] language sql immutable parallel safe as $$
                from (values (2, _titel), (1, _alles)) k (rang, vector) where k.vector is not null) end
 $$;
 
+-- The same for a kind of few rows (priorities, projects, KPIs, people): one branch that
+-- ranks all its matches, instead of one per class; _kolommen and _van are its select list
+-- (id, datum, deel) and from-where, _titel and _alles conditions.
+create function app_hidden.zoek_tak_klein(_soort text, _kolommen text, _van text, _titel text, _alles text, _tekst boolean)
+returns text[] language sql immutable parallel safe as $$
+  select array[case when _tekst
+    then format('select %L as soort, c.id, c.rang, c.datum, c.deel from (select %s, case when %s then 2 else 1 end as rang%s'
+                || ' and %s order by rang desc, datum desc limit $9) c', _soort, _kolommen, _titel, _van, _alles)
+    else format('select %L as soort, c.id, 0 as rang, c.datum, c.deel from (select %s%s order by datum desc limit $9) c',
+                _soort, _kolommen, _van) end]
+$$;
+
 -- The tasks of the caller's organisation that have all these tags (lower case), or null for no
 -- tags filter. Only their ids, to narrow a search that then reads each task through its
 -- policy: under row-level security PostgreSQL would not use the index on tag_sleutels
@@ -457,45 +469,40 @@ begin
     end if;
   end if;
   if 'prioriteit' = any (soorten) then
-    delen := delen || app_hidden.zoek_takken('prioriteit',
-      'select p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel'
-      || ' from app.prioriteiten p where p.org_id = $1' || statusfilter
+    -- A priority is found by its title, its description or one of its key results.
+    delen := delen || app_hidden.zoek_tak_klein('prioriteit',
+      'p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.prioriteiten p where p.org_id = $1' || statusfilter
       || app_hidden.zoek_filters('p.aangemaakt_door', 'coalesce(p.bijgewerkt_op, p.aangemaakt_op)', maker, na, voor),
-      'p.titelvector', 'p.zoekvector', met_tekst);
-    if met_tekst then
-      delen := delen || app_hidden.zoek_takken('prioriteit',
-        'select p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel'
-        || ' from app.kernresultaten k join app.prioriteiten p on p.org_id = k.org_id and p.id = k.prioriteit_id'
-        || ' where k.org_id = $1' || statusfilter
-        || app_hidden.zoek_filters('p.aangemaakt_door', 'coalesce(p.bijgewerkt_op, p.aangemaakt_op)', maker, na, voor),
-        null, 'k.zoekvector', true);
-    end if;
+      'p.titelvector @@ $2',
+      '(p.zoekvector @@ $2 or exists (select 1 from app.kernresultaten k where k.org_id = p.org_id'
+      || ' and k.prioriteit_id = p.id and k.zoekvector @@ $2))', met_tekst);
   end if;
   if 'project' = any (soorten) then
-    delen := delen || app_hidden.zoek_takken('project',
-      'select p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel'
-      || ' from app.projecten p where p.org_id = $1' || statusfilter
+    delen := delen || app_hidden.zoek_tak_klein('project',
+      'p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.projecten p where p.org_id = $1' || statusfilter
       || app_hidden.zoek_filters('p.aangemaakt_door', 'coalesce(p.bijgewerkt_op, p.aangemaakt_op)', maker, na, voor),
-      'p.titelvector', 'p.zoekvector', met_tekst);
+      'p.titelvector @@ $2', 'p.zoekvector @@ $2', met_tekst);
   end if;
   if 'kpi' = any (soorten) then
-    delen := delen || app_hidden.zoek_takken('kpi',
-      'select k.id, coalesce(k.bijgewerkt_op, k.aangemaakt_op) as datum, null::integer as deel'
-      || ' from app.kpis k where k.org_id = $1'
+    delen := delen || app_hidden.zoek_tak_klein('kpi',
+      'k.id, coalesce(k.bijgewerkt_op, k.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.kpis k where k.org_id = $1'
       || case when eigenaar is not null then ' and k.eigenaar_user_id = $3' else '' end
       || app_hidden.zoek_filters('k.aangemaakt_door', 'coalesce(k.bijgewerkt_op, k.aangemaakt_op)', maker, na, voor),
-      'k.titelvector', 'k.zoekvector', met_tekst);
+      'k.titelvector @@ $2', 'k.zoekvector @@ $2', met_tekst);
   end if;
   if 'persoon' = any (soorten) then
     -- People are few: their vector (name, job title, team) is made on the fly.
-    delen := delen || app_hidden.zoek_takken('persoon',
-      'select l.user_id as id, coalesce(l.bijgewerkt_op, l.aangemaakt_op) as datum, null::integer as deel'
-      || ' from app.lidmaatschappen l join app.accounts a on a.id = l.user_id'
+    delen := delen || app_hidden.zoek_tak_klein('persoon',
+      'l.user_id as id, coalesce(l.bijgewerkt_op, l.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.lidmaatschappen l join app.accounts a on a.id = l.user_id'
       || ' left join app.teams x on x.org_id = l.org_id and x.id = l.team_id'
       || ' where l.org_id = $1 and l.actief and (select app_hidden.sectie_zichtbaar(''team''))'
       || app_hidden.zoek_filters(null, 'coalesce(l.bijgewerkt_op, l.aangemaakt_op)', null, na, voor),
-      'to_tsvector(''app.koers_nl'', a.naam)',
-      'to_tsvector(''app.koers_nl'', a.naam || '' '' || coalesce(l.functietitel, '''') || '' '' || coalesce(x.naam, ''''))',
+      'to_tsvector(''app.koers_nl'', a.naam) @@ $2',
+      'to_tsvector(''app.koers_nl'', a.naam || '' '' || coalesce(l.functietitel, '''') || '' '' || coalesce(x.naam, '''')) @@ $2',
       met_tekst);
   end if;
   if cardinality(delen) = 0 then
