@@ -1,7 +1,7 @@
 // zoeken over HTTP: text inside real PDF, Word and Excel files (made here, stored with the
 // CLI, read by the worker job), Dutch stemming and accents, private projects, one refusal of
 // each kind; and the CLI commands that add comments and attachments.
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -16,6 +16,7 @@ import { startWorker, taskList } from "../src/worker.ts";
 
 const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 const files = fs.mkdtempSync(path.join(os.tmpdir(), "koers-zoeken-"));
+after(() => fs.rmSync(files, { recursive: true, force: true }));
 
 async function makePdf(pages: string[]): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
