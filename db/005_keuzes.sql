@@ -38,7 +38,8 @@ begin
       ('app.sessienotities', 'soort', 'sessienotitie_soort'),
       ('app.sessienotities', 'status', 'sessienotitie_status'),
       ('app.strategie_voorstellen', 'status', 'strategievoorstel_status'),
-      ('app.gesprekken', 'soort', 'gesprek_soort')) x (tabel, kolom, lijst)
+      ('app.gesprekken', 'soort', 'gesprek_soort'),
+      ('app.bijlagen', 'tekst_status', 'bijlage_tekst_status')) x (tabel, kolom, lijst)
   loop
     lijst := app_hidden.keuzes(k.lijst);
     if lijst is null then

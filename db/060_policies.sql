@@ -54,18 +54,23 @@ create policy "members see the brand labels of their organisation" on app.brand_
   for select to koers_door using (org_id = (select app_hidden.huidige_org()));
 
 -- Projects: section prioriteiten; a private (besloten) project only for those who work on it.
-create function app_hidden.werkt_aan_project(_org uuid, _project uuid) returns boolean
+-- The projects the caller works on: as its owner, added to it, or owning one of its tasks.
+create function app_hidden.mijn_projecten(_org uuid) returns uuid[]
 language plpgsql stable security definer set search_path = '' as $$
+declare ik uuid := app_hidden.huidige_gebruiker();
 begin
-  return exists (select 1 from app.projecten p
-                 where p.org_id = _org and p.id = _project
-                   and p.eigenaar_user_id = app_hidden.huidige_gebruiker())
-      or exists (select 1 from app.project_leden l
-                 where l.org_id = _org and l.project_id = _project
-                   and l.user_id = app_hidden.huidige_gebruiker())
-      or exists (select 1 from app.taken t
-                 where t.org_id = _org and t.project_id = _project
-                   and t.eigenaar_user_id = app_hidden.huidige_gebruiker());
+  if not app_hidden.eigen_org(_org) then return '{}'; end if;
+  return array(select p.id from app.projecten p where p.org_id = _org and p.eigenaar_user_id = ik
+               union select l.project_id from app.project_leden l where l.org_id = _org and l.user_id = ik
+               union select t.project_id from app.taken t
+                     where t.org_id = _org and t.eigenaar_user_id = ik and t.project_id is not null);
+end
+$$;
+
+create function app_hidden.werkt_aan_project(_org uuid, _project uuid) returns boolean
+language plpgsql stable set search_path = '' as $$
+begin
+  return _project = any (app_hidden.mijn_projecten(_org));
 end
 $$;
 
@@ -102,6 +107,21 @@ language plpgsql stable security definer set search_path = '' as $$
 begin
   return exists (select 1 from app.projecten p where p.org_id = _org and p.id = _project
                  and (not p.besloten or app_hidden.werkt_aan_project(_org, _project)));
+end
+$$;
+
+-- The private projects of the caller's organisation the caller does not work on: what
+-- project_zichtbaar refuses, as one list the task policy computes once per query instead of
+-- once per row (search reads thousands of task rows).
+create function app_hidden.verborgen_projecten() returns uuid[]
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  org uuid := app_hidden.huidige_org();
+  mijn uuid[];
+begin
+  if not exists (select 1 from app.projecten p where p.org_id = org and p.besloten) then return '{}'; end if;
+  mijn := app_hidden.mijn_projecten(org);
+  return array(select p.id from app.projecten p where p.org_id = org and p.besloten and not p.id = any (mijn));
 end
 $$;
 
@@ -164,10 +184,12 @@ create policy "members overwrite measurements of the KPIs they may measure" on a
   with check (org_id = (select app_hidden.huidige_org()) and ingevoerd_door = (select app_hidden.huidige_gebruiker())
               and app_hidden.mag_kpi_meten(org_id, kpi_id));
 
--- Tasks: tasks of a private project only for those who work on it.
+-- Tasks: tasks of a private project only for those who work on it. The policies of rows that
+-- belong to a task look the task up with "offset 0": without it the planner may hash the whole
+-- task table (every row through the task policy) to check a handful of comments.
 create policy "members see the tasks they can see in the app" on app.taken for select to koers_door
   using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('prioriteiten'))
-         and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id)));
+         and (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[])));
 create policy "members who may add tasks add them" on app.taken for insert to koers_door
   with check (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen'
               and aangemaakt_door = (select app_hidden.huidige_gebruiker())
@@ -183,7 +205,7 @@ create policy "members who may change tasks add tags" on app.tags for insert to 
               and ((select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen' or (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen'));
 create policy "members see the tags of tasks they see" on app.taak_tags for select to koers_door
   using (org_id = (select app_hidden.huidige_org())
-         and exists (select 1 from app.taken t where t.org_id = taak_tags.org_id and t.id = taak_tags.taak_id));
+         and exists (select 1 from app.taken t where t.org_id = taak_tags.org_id and t.id = taak_tags.taak_id offset 0));
 create policy "members who may change tasks tag them" on app.taak_tags for insert to koers_door
   with check (org_id = (select app_hidden.huidige_org())
               and ((select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen' or (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen')
@@ -196,10 +218,10 @@ create policy "members see the history of tasks they see" on app.taak_geschieden
          and exists (select 1 from app.taken t where t.org_id = taak_geschiedenis.org_id and t.id = taak_geschiedenis.taak_id));
 create policy "members see the attachments of tasks they see" on app.bijlagen for select to koers_door
   using (org_id = (select app_hidden.huidige_org())
-         and exists (select 1 from app.taken t where t.org_id = bijlagen.org_id and t.id = bijlagen.taak_id));
+         and exists (select 1 from app.taken t where t.org_id = bijlagen.org_id and t.id = bijlagen.taak_id offset 0));
 create policy "members see the comments on tasks they see" on app.opmerkingen for select to koers_door
   using (org_id = (select app_hidden.huidige_org())
-         and exists (select 1 from app.taken t where t.org_id = opmerkingen.org_id and t.id = opmerkingen.taak_id));
+         and exists (select 1 from app.taken t where t.org_id = opmerkingen.org_id and t.id = opmerkingen.taak_id offset 0));
 
 -- Weekly board and day priorities: a member sees their own board; owner, admin and MT all.
 create policy "members see their own weekly board, leaders every board" on app.weektaken for select to koers_door

@@ -47,6 +47,8 @@ begin
   insert into app.tags (org_id, naam) values (org, 'Sales') returning id into tag;
   insert into app.taak_tags (org_id, taak_id, tag_id) values (org, taak, tag);
   insert into app.bijlagen (org_id, taak_id, naam, tekst) values (org, taak, 'offerte.pdf', 'prijs');
+  insert into app_private.bijlage_bestanden (org_id, bijlage_id, inhoud)
+    select org, b.id, convert_to('prijs', 'UTF8') from app.bijlagen b where b.org_id = org;
   insert into app.opmerkingen (org_id, taak_id, tekst, door_user_id) values (org, taak, 'Goed bezig', e);
   insert into app.taak_geschiedenis (org_id, taak_id, soort, tijdstip, nieuw) values (org, taak, 'aangemaakt', now(), '{}');
   insert into app.uren (org_id, user_id, datum, uren, taak_id) values (org, l, date '2026-05-12', 2, taak);

@@ -52,7 +52,7 @@ create temp table uitkomst (rol text, tabel text, soort text, uitkomst text);
 grant insert on uitkomst to koers_door;
 
 create function pg_temp.als_rol(_org uuid, _rol text, _ander uuid) returns void language plpgsql as $$
-declare t record; n bigint; u text;
+declare t record; n bigint; u text; kolommen text;
 begin
   perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol));
   set local role koers_door;
@@ -67,9 +67,12 @@ begin
       pg_temp.probeer(format('update %s set org_id = org_id where org_id = $1', t.tabel), _ander));
     insert into uitkomst values (_rol, t.tabel::text, 'delete',
       pg_temp.probeer(format('delete from %s where org_id = $1', t.tabel), _ander));
+    -- Generated columns (search vectors) are computed, never given.
+    kolommen := (select string_agg(quote_ident(a.attname), ', ' order by a.attnum) from pg_attribute a
+                 where a.attrelid = t.tabel and a.attnum > 0 and not a.attisdropped and a.attgenerated = '');
     begin
-      execute format('insert into %s overriding system value select * from jsonb_populate_record(null::%s, (select rij from kopie where tabel = %L))',
-                     t.tabel, t.tabel, t.tabel::text);
+      execute format('insert into %s (%s) overriding system value select %s from jsonb_populate_record(null::%s, (select rij from kopie where tabel = %L))',
+                     t.tabel, kolommen, kolommen, t.tabel, t.tabel::text);
       u := 'inserted';
     exception when insufficient_privilege then u := 'refused';
               when others then u := 'error ' || sqlstate || ': ' || sqlerrm;

@@ -39,6 +39,17 @@ export const choices = {
   eindclassificatie: ["A", "B", "C", "D"],
   /** Columns of the weekly board (a task's status there). */
   weektaak_kolom: ["nieuw", "bezig", "klaar"],
+  /** The kinds of search hit (zoeken, soorten), each with the read operation whose visibility
+   *  it follows: a kind is searched only when the caller may call that operation. */
+  zoek_soort: {
+    taak: "taken", bijlage: "taken", opmerking: "taken", prioriteit: "prioriteiten", project: "projecten",
+    kpi: "kpi_scorebord", persoon: "team",
+  },
+  /** Whether the text of an attachment's file could be read (null: no file, text given as is). */
+  bijlage_tekst_status: {
+    wacht: "queued for the worker", gelezen: "text extracted", onleesbaar: "the file could not be read",
+    niet_ondersteund: "no text is read from this kind of file",
+  },
 } as const satisfies Record<string, ChoiceList>;
 
 export type ChoiceName = keyof typeof choices;

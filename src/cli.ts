@@ -12,13 +12,13 @@ import { sessionSettings } from "./db/connection.ts";
 import { createApiKey } from "./api-key.ts";
 import { hashPassword } from "./oauth/password.ts";
 import { values } from "./choices.ts";
+import path from "node:path";
 import { addressPolicy, checkWebhookUrl, resolveChecked } from "./webhooks/address.ts";
 import { createSigningSecret } from "./webhooks/signature.ts";
 import { operations, restPath } from "./registry.ts";
 import { importSchema } from "./import/schema.ts";
 import { importData, parseImportFile, totals, type ImportOutcome } from "./import/run.ts";
 import { DEMO_ORG, DEMO_OWNER, readDemo, shiftDemo } from "./import/demo.ts";
-import path from "node:path";
 
 const HELP = `koers: goals, KPIs and tasks for EOS and Scaling Up companies
 
@@ -67,6 +67,10 @@ Usage:
   koers strategie goedkeuren|afwijzen --org O --id P [--user U]
   koers import --org O FILE.json                load a file (docs/import.md); --schema prints its JSON Schema
   koers demo                                    load the demo organisation and print a key and URLs to try
+  koers opmerking plaatsen --org O --taak NUMMER --user U --tekst T
+  koers bijlage toevoegen --org O --taak NUMMER --user U --bestand PAD
+                                                stores the file (at most 10 MiB); the worker reads
+                                                the text of PDF, .docx, .xlsx and text files for search
 
 O is an organisation id or exact name; U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
@@ -148,6 +152,8 @@ const ABOUT: Record<string, string> = {
   "strategie afwijzen": "Rejects an open strategy proposal.",
   import: "Loads an organisation's data from a JSON file (docs/import.md), all or nothing; running it again adds nothing twice.",
   demo: "Loads a demo organisation, switches REST on, releases every section and prints a key and URLs to try.",
+  "opmerking plaatsen": "Places a comment on a task as that member; zoeken finds it.",
+  "bijlage toevoegen": "Attaches a file to a task as that member; its text (PDF, Word, Excel) is read by the worker so zoeken finds it.",
 };
 
 /** What each option means; an option missing here is still listed, without explanation. */
@@ -204,6 +210,8 @@ const OPTION_HELP: Record<string, string> = {
   afgerond: "the conversation is completed",
   eindoordeel: `final classification: ${values("eindclassificatie").join(", ")} (needs --afgerond)`,
   schema: "print the import file's JSON Schema instead of importing",
+  tekst: "the text",
+  bestand: "path of the file to attach (at most 10 MiB)",
 };
 
 /** One command's help; null for a command that does not exist. */
@@ -251,7 +259,7 @@ const OPTIONS = {
   focus: { type: "string" }, energie: { type: "string" }, datum: { type: "string" }, uren: { type: "string" },
   taak: { type: "string" }, project: { type: "string" }, omzet: { type: "string" }, ebitda: { type: "string" },
   multiple: { type: "string" }, aandelenwaarde: { type: "string" }, afgerond: { type: "boolean" },
-  eindoordeel: { type: "string" }, schema: { type: "boolean" },
+  eindoordeel: { type: "string" }, schema: { type: "boolean" }, tekst: { type: "string" }, bestand: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -281,6 +289,46 @@ function uuidOption(v: Values, name: keyof Values): string {
   const value = requireOption(v, name);
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new UsageError(`--${name} must be an id (uuid)`);
   return value;
+}
+
+/** An attachment's bytes; past the limit only enough to let the database refuse it by size. */
+function readAttachment(file: string): Buffer {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new UsageError(`--bestand: cannot read ${file}`);
+  }
+  if (!stat.isFile()) throw new UsageError(`--bestand: ${file} is not a file`);
+  const length = Math.min(stat.size, ATTACHMENT_MAX_BYTES + 1);
+  const buffer = Buffer.alloc(length);
+  const fd = fs.openSync(file, "r");
+  try {
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, buffer, read, length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The database refuses larger files (app_hidden.bijlage_max_bytes). */
+const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+const MIMETYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  txt: "text/plain", md: "text/markdown", csv: "text/csv",
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg",
+};
+
+function mimetypeOf(file: string): string | null {
+  return MIMETYPES[path.extname(file).slice(1).toLowerCase()] ?? null;
 }
 
 type Db = postgres.Sql;
@@ -482,6 +530,26 @@ async function runCommand(args: string[]): Promise<void> {
       const r = await withDatabase(async (sql) =>
         (await sql`select beheer.kernresultaat_bijwerken(beheer.org(${org}), ${id}, ${value}) as r`)[0]!.r);
       print(json, r, `key result at ${r.waarde}; ${r.prioriteit.titel}: ${r.prioriteit.voortgang}% (${r.prioriteit.stand})`);
+      return;
+    }
+    case "opmerking plaatsen": {
+      const [org, taskNumber, user, text] = [requireOption(v, "org"), numberOption(v, "taak", true), requireOption(v, "user"),
+        requireOption(v, "tekst")];
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.opmerking_plaatsen(o.id, ${taskNumber}, beheer.lid(o.id, ${user}), ${text}) as r
+        from (select beheer.org(${org}) as id) o`)[0]!.r);
+      print(json, r, `comment placed on task #${r.taak.nummer} ${r.taak.titel} (id ${r.id})`);
+      return;
+    }
+    case "bijlage toevoegen": {
+      const [org, taskNumber, user, file] = [requireOption(v, "org"), numberOption(v, "taak", true), requireOption(v, "user"),
+        requireOption(v, "bestand")];
+      const content = readAttachment(file);
+      const r = await withDatabase(async (sql) => (await sql`
+        select beheer.bijlage_toevoegen(o.id, ${taskNumber}, beheer.lid(o.id, ${user}), ${path.basename(file)},
+                                        ${mimetypeOf(file)}, ${content}) as r
+        from (select beheer.org(${org}) as id) o`)[0]!.r);
+      print(json, r, `attachment ${r.naam} (${r.bytes} bytes) stored on task #${r.taak.nummer}; its text is read in the background`);
       return;
     }
     case "webhook maken": {

@@ -211,6 +211,57 @@ const definitions: Operation[] = [
     }),
   },
   {
+    name: "zoeken",
+    title: "Zoeken",
+    writes: false,
+    section: null,
+    module: "zoeken",
+    rights: { lid: "alles", coach: "alles" },
+    description: "Zoekt in taken (titel, toelichting, tags), bijlagen (naam en tekst van PDF, Word en Excel), " +
+      "opmerkingen, prioriteiten met kernresultaten, projecten, KPI's en mensen, ook klaar en vervallen, over alle " +
+      "kwartalen; alleen in onderdelen die vrijgegeven zijn en die je mag zien. Nederlandse woordvormen en accenten " +
+      "tellen niet (taken vindt taak, cafe vindt café). Per treffer soort, nummer, titel, waar het bij hoort, stand, " +
+      "waar de tekst gevonden is en een fragment met de treffer tussen **. Hoogstens 25; afgekapt is true wanneer er meer zijn.",
+    parameters: {
+      // The interface calls tekst required yet empty when searching by filters only. Empty text
+      // counts as not given (app_hidden.invoer_controleren), so the registry cannot require it:
+      // api.zoeken refuses a call without text, filter or kind, naming tekst.
+      tekst: param.string("Zoektekst, of een taaknummer als #<nummer>. Verplicht, maar leeg wanneer je alleen op " +
+        "soorten, tags of een ander filter zoekt; dan komen de nieuwste treffers eerst.", { max: 500 }),
+      soorten: param.array("Alleen deze soorten; leeg is alles.", { values: values("zoek_soort"), maxItems: values("zoek_soort").length }),
+      alleen_open: param.flag("Alleen wat nog open is (taken met hun bijlagen en opmerkingen, prioriteiten, projecten)."),
+      alleen_klaar: param.flag("Alleen wat klaar of afgesloten is (taken met hun bijlagen en opmerkingen, prioriteiten, projecten)."),
+      eigenaar_user_id: param.uuid("Eigenaar (van een bijlage of opmerking: van de taak)."),
+      aangemaakt_door_user_id: param.uuid("Wie de taak aanmaakte, de bijlage uploadde of de opmerking schreef."),
+      hoort_bij_id: param.uuid("Eén prioriteit of project: de taken eronder, met hun bijlagen en opmerkingen."),
+      tags: param.array("Alleen taken met al deze tags (hoofdletters tellen niet).", TAGS),
+      na: param.string("jjjj-mm-dd: alleen wat op of na deze dag is bijgewerkt.", DATE),
+      voor: param.string("jjjj-mm-dd: alleen wat voor deze dag is bijgewerkt.", DATE),
+    },
+    // app_hidden.zoek_treffer (db/260_zoeken.sql).
+    output: reads({
+      resultaten: s.array(s.object({
+        soort: s.choice(values("zoek_soort")),
+        id: s.uuid(),
+        nummer: s.nullable(s.integer("Het taaknummer (ook van de taak van een bijlage of opmerking).")),
+        titel: s.string(),
+        hoort_bij: s.nullable(s.oneOf(
+          shapes.onderdeel,
+          s.object({ soort: s.constant("taak"), id: s.uuid(), nummer: s.integer(), titel: s.string() }),
+          s.object({ soort: s.constant("team"), id: s.uuid(), titel: s.string() }))),
+        stand: s.nullable(s.string("Van een taak, prioriteit, project of KPI (het stoplicht).")),
+        bijgewerkt_op: s.time(),
+        waar: s.nullable(s.string("Het veld waarin de tekst gevonden is; null zonder zoektekst.")),
+        plek: s.optional(s.nullable(s.string("Pagina of werkblad in het bestand van een bijlage."))),
+        fragment: s.nullable(s.string("Een stukje tekst met de treffer tussen **.")),
+        afgerond: s.optional(s.boolean("Van een prioriteit.")),
+        kwartaal: s.optional(s.string("Van een prioriteit.")),
+      })),
+      afgekapt: s.boolean("Er zijn meer treffers dan de 25 die getoond worden."),
+    }),
+    example: { tekst: "offerte" },
+  },
+  {
     name: "prioriteit_aanmaken",
     title: "Prioriteit aanmaken",
     writes: true,

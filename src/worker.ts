@@ -10,6 +10,7 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 import { consoleLogFactory, Logger, run, parseCrontab, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import { trimLogs, type Retention } from "./tasks/trim_logs.ts";
+import { extractAttachmentText } from "./tasks/extract_attachment_text.ts";
 import { trimWebhookLog } from "./tasks/trim_webhook_log.ts";
 import { deliverWebhook } from "./tasks/deliver_webhook.ts";
 import { addressPolicy, type AddressPolicy } from "./webhooks/address.ts";
@@ -55,7 +56,8 @@ export function webhookOptions(env: NodeJS.ProcessEnv = process.env): WebhookWor
 /** The worker's tasks other than deliveries, by name. */
 export function taskList(options: WorkerOptions): TaskList {
   const webhooks = options.webhooks ?? webhookOptions();
-  return { trim_logs: trimLogs(options.retention), trim_webhook_log: trimWebhookLog(webhooks.retentionDays) };
+  return { trim_logs: trimLogs(options.retention), trim_webhook_log: trimWebhookLog(webhooks.retentionDays),
+    extract_attachment_text: extractAttachmentText() };
 }
 
 export const crontab = "0 * * * * trim_logs\n30 * * * * trim_webhook_log\n";

@@ -64,6 +64,8 @@ const extraValid: Record<string, Record<string, unknown>> = {
   dagprioriteiten_zetten: { prioriteit_1: "Test" },
   sessienotitie_schrijven: { datum: "2026-05-14" },
   strategie_bijwerken: { velden: { bhag: "Test" } },
+  // tekst may be empty only with a kind or a filter (docs/decisions.md, Search).
+  zoeken: { tekst: "Test" },
 };
 
 /** Valid input for an operation: its required parameters (and what extraValid adds). */

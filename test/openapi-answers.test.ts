@@ -110,6 +110,8 @@ const samples: Record<string, Sample> = {
     prepare: () => sql()`update app.sessienotities set status = 'vastgesteld', vastgesteld_op = now() where org_id = ${o.w.org}`.then(() => {}),
     input: () => ({}),
   },
+  // Without text, the newest of every kind: people at least, whatever ran before.
+  zoeken: { input: () => ({ soorten: "taak,prioriteit,project,kpi,persoon" }) },
 };
 const sql = () => (o as TestSetup).db.sql;
 

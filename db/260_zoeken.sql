@@ -1,0 +1,619 @@
+-- Search (zoeken): tasks, attachments (name and file text), comments, priorities with key
+-- results, projects, KPIs and people, in Dutch (app.koers_nl: unaccent, then the Dutch stemmer).
+-- Search runs as the door role under every policy: what the caller cannot see in the app, a
+-- search cannot find. The vectors are generated columns with GIN indexes (migrations/0008).
+-- Also here: the triggers that keep the searchable text (task tags, attachment parts, when a
+-- row last changed), the job that reads an attachment's file, and what the app does with
+-- comments and attachments.
+
+-- Under row-level security PostgreSQL uses an index only for a condition whose function is
+-- LEAKPROOF (it cannot reveal a row the policies hide), and tsvector @@ tsquery is not marked
+-- so, although it only answers true or false. Without the mark every search reads all of an
+-- organisation's rows through the policies. Only a superuser can set it; the embedded database
+-- and the tests migrate as one. Elsewhere a superuser runs this statement once (README).
+do $$
+begin
+  if (select r.rolsuper from pg_roles r where r.rolname = current_user) then
+    alter function pg_catalog.ts_match_vq(tsvector, tsquery) leakproof;
+  elsif not (select p.proleakproof from pg_proc p where p.oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure) then
+    raise warning 'zoeken: run "alter function pg_catalog.ts_match_vq(tsvector, tsquery) leakproof" as a superuser, '
+                  'or search reads every row of an organisation';
+  end if;
+end
+$$;
+
+-- When a row last changed (the filters na and voor, and the order without text) ------------
+
+create function app_hidden.tg__bijgewerkt() returns trigger
+language plpgsql volatile set search_path = '' as $$
+begin
+  new.bijgewerkt_op := app_hidden.nu();
+  return new;
+end
+$$;
+do $$
+declare t text;
+begin
+  foreach t in array array['app.prioriteiten', 'app.projecten', 'app.kpis', 'app.lidmaatschappen'] loop
+    execute format('create trigger _100_bijgewerkt before insert or update on %s '
+                   'for each row execute function app_hidden.tg__bijgewerkt()', t);
+  end loop;
+end
+$$;
+
+-- A task's tag names in app.taken.tag_tekst, so they are in its search vector, and in lower
+-- case in tag_sleutels for the tags filter ------------------------------------------------
+
+create function app_hidden.tag_tekst_bijwerken(_org uuid, _taken uuid[]) returns void
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels
+  from (select i as id, g.namen, g.sleutels
+        from unnest(_taken) i,
+        lateral (select string_agg(n.naam, ' ' order by lower(n.naam)) as namen,
+                        array_agg(lower(n.naam) order by lower(n.naam)) as sleutels
+                 from app.taak_tags tt join app.tags n on n.org_id = tt.org_id and n.id = tt.tag_id
+                 where tt.org_id = _org and tt.taak_id = i) g) x
+  where t.org_id = _org and t.id = x.id and t.tag_tekst is distinct from x.namen;
+end
+$$;
+
+create function app_hidden.tg_taak_tags__tag_tekst() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+declare r record;
+begin
+  if tg_op = 'INSERT' then
+    for r in select n.org_id, array_agg(distinct n.taak_id) as taken from nieuw n group by n.org_id loop
+      perform app_hidden.tag_tekst_bijwerken(r.org_id, r.taken);
+    end loop;
+  else
+    for r in select o.org_id, array_agg(distinct o.taak_id) as taken from oud o group by o.org_id loop
+      perform app_hidden.tag_tekst_bijwerken(r.org_id, r.taken);
+    end loop;
+  end if;
+  return null;
+end
+$$;
+create trigger _800_tag_tekst_nieuw after insert on app.taak_tags referencing new table as nieuw
+  for each statement execute function app_hidden.tg_taak_tags__tag_tekst();
+create trigger _800_tag_tekst_weg after delete on app.taak_tags referencing old table as oud
+  for each statement execute function app_hidden.tg_taak_tags__tag_tekst();
+
+create function app_hidden.tg_tags__tag_tekst() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  perform app_hidden.tag_tekst_bijwerken(new.org_id,
+    array(select tt.taak_id from app.taak_tags tt where tt.org_id = new.org_id and tt.tag_id = new.id));
+  return null;
+end
+$$;
+create trigger _800_tag_tekst after update of naam on app.tags
+  for each row execute function app_hidden.tg_tags__tag_tekst();
+
+-- An attachment's text in searchable parts -----------------------------------------------
+
+-- Parts of at most about _max characters: the text's own parts (pages, sheets: separated by
+-- form feeds), each cut between words when longer, with its place from _plekken.
+create function app_hidden.tekst_delen(_tekst text, _plekken text[], _max integer default 3000)
+returns table (nr integer, plek text, tekst text)
+language sql immutable parallel safe as $$
+  with delen as (
+    select d.i, regexp_replace(d.deel, '\s+', ' ', 'g') as deel
+    from unnest(string_to_array(_tekst, E'\f')) with ordinality d (deel, i)
+  ), woorden as (
+    select d.i, w.j, w.woord, sum(length(w.woord) + 1) over (partition by d.i order by w.j) as tot
+    from delen d, unnest(string_to_array(trim(d.deel), ' ')) with ordinality w (woord, j)
+    where trim(d.deel) <> ''
+  ), stukken as (
+    select i, (tot - 1) / _max as stuk, string_agg(woord, ' ' order by j) as tekst
+    from woorden group by i, (tot - 1) / _max
+  )
+  select (row_number() over (order by i, stuk))::integer, _plekken[i], s.tekst from stukken s
+$$;
+
+create function app_hidden.tg_bijlagen__delen() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  delete from app.bijlage_delen d where d.org_id = new.org_id and d.bijlage_id = new.id;
+  insert into app.bijlage_delen (org_id, bijlage_id, nr, taak_id, geupload_op, plek, tekst)
+  select new.org_id, new.id, x.nr, new.taak_id, new.geupload_op, x.plek, x.tekst
+  from app_hidden.tekst_delen(coalesce(new.tekst, ''), new.tekst_plekken) x;
+  return null;
+end
+$$;
+create trigger _800_delen after insert or update of tekst, tekst_plekken on app.bijlagen
+  for each row execute function app_hidden.tg_bijlagen__delen();
+
+-- Reading a file's text: a job in the transaction that stores the file -------------------------
+
+-- Jobs are queued by triggers that run as koers_definer.
+grant usage on schema graphile_worker to koers_definer;
+grant select, insert, update on graphile_worker._private_jobs, graphile_worker._private_tasks,
+  graphile_worker._private_job_queues to koers_definer;
+grant usage on all sequences in schema graphile_worker to koers_definer;
+grant execute on function graphile_worker.add_job(text, json, text, timestamptz, integer, text, integer, text[], text)
+  to koers_definer;
+
+-- One job per attachment (its job key): storing it again replaces a job still waiting. The job
+-- (src/tasks/extract_attachment_text.ts) may run more than once; it writes the same result.
+create function app_hidden.tg_bijlage_bestanden__tekst_lezen() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  update app.bijlagen b set tekst_status = 'wacht', tekst_fout = null
+  where b.org_id = new.org_id and b.id = new.bijlage_id;
+  perform graphile_worker.add_job('extract_attachment_text',
+    json_build_object('org_id', new.org_id, 'bijlage_id', new.bijlage_id),
+    job_key => 'extract_attachment_text:' || new.org_id || ':' || new.bijlage_id);
+  return null;
+end
+$$;
+create trigger _900_tekst_lezen after insert or update of inhoud on app_private.bijlage_bestanden
+  for each row execute function app_hidden.tg_bijlage_bestanden__tekst_lezen();
+
+-- Grants and policies for the new tables ---------------------------------------------------
+
+grant select on app.bijlage_delen to koers_door;
+create policy "members see the text of attachments of tasks they see" on app.bijlage_delen
+  for select to koers_door
+  using (org_id = (select app_hidden.huidige_org())
+         and exists (select 1 from app.taken t where t.org_id = bijlage_delen.org_id and t.id = bijlage_delen.taak_id offset 0));
+-- app_private.bijlage_bestanden: nothing for the doors (only the fence of 060_policies.sql).
+
+-- zoeken -------------------------------------------------------------------------------------
+
+-- The kinds of hit the caller may see: those whose read operation (the meaning of each value of
+-- the list zoek_soort) the caller may call: its section released, its module on, the role
+-- allowed. The policies limit the rows within each kind.
+create function app_hidden.zoek_soorten_zichtbaar() returns text[]
+language plpgsql stable security definer set search_path = '' as $$
+declare b app_hidden.aanroep_start := app_hidden.beller();
+begin
+  if b.org_id is null then return '{}'; end if;
+  return array(
+    select k.waarde from app.keuzes k join app.operaties o on o.naam = k.betekenis
+    where k.lijst = 'zoek_soort'
+      and (o.sectie is null or exists (select 1 from app.secties s
+                                       where s.org_id = b.org_id and s.sectie = o.sectie and s.vrijgegeven))
+      and not exists (select 1 from app.modules m where m.org_id = b.org_id and m.module = o.module and not m.aan)
+      and app_hidden.recht(b.org_id, b.rol, o.naam) <> 'geen'
+    order by k.volgorde);
+end
+$$;
+
+-- A snippet: a short text whole, a longer one the passages around the matches; each match
+-- between ** (Markdown bold).
+create function app_hidden.fragment(_tekst text, _q tsquery) returns text
+language sql immutable parallel safe as $$
+  select case when length(_tekst) <= 300
+    then ts_headline('app.koers_nl', _tekst, _q, 'StartSel=**, StopSel=**, MaxWords=60, MinWords=30, ShortWord=2')
+    else ts_headline('app.koers_nl', left(_tekst, 5000), _q,
+      'StartSel=**, StopSel=**, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "') end
+$$;
+
+create function app_hidden.treft(_tekst text, _q tsquery) returns boolean
+language sql immutable parallel safe as $$
+  select coalesce(to_tsvector('app.koers_nl', left(_tekst, 100000)) @@ _q, false)
+$$;
+
+-- One hit as the answer shows it: soort, id, nummer (of the task), titel, hoort_bij, stand,
+-- waar (the field the text was found in; for an attachment's file also plek, its page or
+-- sheet), fragment and bijgewerkt_op. Without a query, waar and fragment are null.
+create function app_hidden.zoek_treffer(_org uuid, _soort text, _id uuid, _deel integer, _q tsquery) returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  t app.taken;
+  h jsonb;
+  velden text[][];
+  i integer;
+  taak_van jsonb;
+begin
+  if _soort in ('bijlage', 'opmerking') then
+    select x.* into t from app.taken x
+    where x.org_id = _org and x.id = case _soort
+      when 'bijlage' then (select b.taak_id from app.bijlagen b where b.org_id = _org and b.id = _id)
+      else (select o.taak_id from app.opmerkingen o where o.org_id = _org and o.id = _id) end;
+    taak_van := jsonb_build_object('soort', 'taak', 'id', t.id, 'nummer', t.nummer, 'titel', t.omschrijving);
+  end if;
+  -- Per kind: the hit's fields, and its searchable fields in order (name, text).
+  case _soort
+    when 'taak' then
+      select x.* into t from app.taken x where x.org_id = _org and x.id = _id;
+      h := jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving,
+        'hoort_bij', app_hidden.taak_onderdeel(_org, t.prioriteit_id, t.project_id),
+        'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', t.bijgewerkt_op);
+      velden := array[['titel', t.omschrijving], ['tags', t.tag_tekst], ['toelichting', t.toelichting]];
+    when 'bijlage' then
+      select jsonb_build_object('nummer', t.nummer, 'titel', b.naam, 'hoort_bij', taak_van,
+               'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', b.geupload_op),
+             array[['naam', regexp_replace(b.naam, '[._\-]+', ' ', 'g')]]
+        into h, velden from app.bijlagen b where b.org_id = _org and b.id = _id;
+      if _deel is not null then
+        select h || jsonb_build_object('waar', 'tekst', 'plek', d.plek, 'fragment', app_hidden.fragment(d.tekst, _q))
+          into h from app.bijlage_delen d where d.org_id = _org and d.bijlage_id = _id and d.nr = _deel;
+      end if;
+    when 'opmerking' then
+      select jsonb_build_object('nummer', t.nummer,
+               'titel', case when length(o.tekst) > 80 then left(o.tekst, 79) || '…' else o.tekst end,
+               'hoort_bij', taak_van, 'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', o.geplaatst_op),
+             array[['tekst', o.tekst]]
+        into h, velden from app.opmerkingen o where o.org_id = _org and o.id = _id;
+    when 'prioriteit' then
+      select jsonb_build_object('nummer', null, 'titel', p.titel,
+               'hoort_bij', case when p.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
+                                   from app.teams x where x.org_id = _org and x.id = p.team_id) end,
+               'stand', (select c.stand from app_hidden.prioriteit_cijfers(_org, p.id) c),
+               'afgerond', p.afgerond_op is not null,
+               'kwartaal', app_hidden.kwartaal_label(p.kwartaal_start),
+               'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
+             array[['titel', p.titel], ['omschrijving', p.omschrijving],
+                   ['kernresultaat', (select string_agg(k.titel, ' · ' order by k.aangemaakt_op, k.id)
+                                      from app.kernresultaten k where k.org_id = _org and k.prioriteit_id = p.id)]]
+        into h, velden from app.prioriteiten p where p.org_id = _org and p.id = _id;
+    when 'project' then
+      select jsonb_build_object('nummer', null, 'titel', p.titel, 'hoort_bij', null,
+               'stand', case when p.afgerond_op is not null then 'afgerond' else 'lopend' end,
+               'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
+             array[['titel', p.titel], ['omschrijving', p.omschrijving]]
+        into h, velden from app.projecten p where p.org_id = _org and p.id = _id;
+    when 'kpi' then
+      select jsonb_build_object('nummer', null, 'titel', k.naam,
+               'hoort_bij', case when k.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
+                                   from app.teams x where x.org_id = _org and x.id = k.team_id) end,
+               'stand', (select c.stoplicht from app_hidden.kpi_cijfers(_org, k.id,
+                          date_trunc('quarter', app_hidden.vandaag(_org))::date) c),
+               'bijgewerkt_op', coalesce(k.bijgewerkt_op, k.aangemaakt_op)),
+             array[['naam', k.naam], ['eenheid', k.eenheid], ['doel', k.doel]]
+        into h, velden from app.kpis k where k.org_id = _org and k.id = _id;
+    when 'persoon' then
+      select jsonb_build_object('nummer', null, 'titel', a.naam,
+               'hoort_bij', case when x.id is not null then jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam) end,
+               'stand', null, 'bijgewerkt_op', coalesce(l.bijgewerkt_op, l.aangemaakt_op)),
+             array[['naam', a.naam], ['functietitel', l.functietitel], ['team', x.naam]]
+        into h, velden from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+        left join app.teams x on x.org_id = l.org_id and x.id = l.team_id
+        where l.org_id = _org and l.user_id = _id;
+  end case;
+  h := jsonb_build_object('soort', _soort, 'id', _id) || h;
+  if _q is null or h ? 'waar' then
+    return h || jsonb_build_object('waar', h -> 'waar', 'fragment', h -> 'fragment');
+  end if;
+  for i in 1 .. array_length(velden, 1) loop
+    if app_hidden.treft(velden[i][2], _q) then
+      return h || jsonb_build_object('waar', velden[i][1], 'fragment', app_hidden.fragment(velden[i][2], _q));
+    end if;
+  end loop;
+  -- The words were found across fields (title and tags, say): the snippet spans them.
+  return h || jsonb_build_object('waar', velden[1][1], 'fragment', app_hidden.fragment(
+    (select string_agg(velden[j][2], ' · ' order by j) from generate_subscripts(velden, 1) j), _q));
+end
+$$;
+
+-- The conditions a branch of the search adds for the creator (_maker: $4) and the dates
+-- (na: $7, voor: $8), on the columns of its kind.
+create function app_hidden.zoek_filters(_maker_kolom text, _datum_kolom text, _maker uuid, _na date, _voor date)
+returns text language sql immutable parallel safe as $$
+  select case when _maker is not null and _maker_kolom is not null then format(' and %s = $4', _maker_kolom) else '' end
+      || case when _na is not null then format(' and %s >= $7', _datum_kolom) else '' end
+      || case when _voor is not null then format(' and %s < $8', _datum_kolom) else '' end
+$$;
+
+-- The branches of the search over one source of (id, datum, deel). Hits are ordered by where
+-- the words are found, then newest first: rang 2 when all are in the title or name (_titel, a
+-- vector, or null for a source without), rang 1 anywhere (_alles); without text, rang 0. Each
+-- branch takes the newest $9 rows, so it reads what an index gives in order and stops, however
+-- common the words are.
+create function app_hidden.zoek_takken(_soort text, _bron text, _titel text, _alles text, _tekst boolean)
+returns text[] language sql immutable parallel safe as $$
+  select case when not _tekst
+    then array[format('select %L as soort, c.id, 0 as rang, c.datum, c.deel from (%s order by datum desc limit $9) c',
+                      _soort, _bron)]
+    else array(select format('select %L as soort, c.id, %s as rang, c.datum, c.deel from (%s and %s @@ $2 order by datum desc limit $9) c',
+                             _soort, k.rang, _bron, k.vector)
+               from (values (2, _titel), (1, _alles)) k (rang, vector) where k.vector is not null) end
+$$;
+
+-- The same for a kind of few rows (priorities, projects, KPIs, people): one branch that
+-- ranks all its matches, instead of one per class; _kolommen and _van are its select list
+-- (id, datum, deel) and from-where, _titel and _alles conditions.
+create function app_hidden.zoek_tak_klein(_soort text, _kolommen text, _van text, _titel text, _alles text, _tekst boolean)
+returns text[] language sql immutable parallel safe as $$
+  select array[case when _tekst
+    then format('select %L as soort, c.id, c.rang, c.datum, c.deel from (select %s, case when %s then 2 else 1 end as rang%s'
+                || ' and %s order by rang desc, datum desc limit $9) c', _soort, _kolommen, _titel, _van, _alles)
+    else format('select %L as soort, c.id, 0 as rang, c.datum, c.deel from (select %s%s order by datum desc limit $9) c',
+                _soort, _kolommen, _van) end]
+$$;
+
+-- The tasks of the caller's organisation that have all these tags (lower case), or null for no
+-- tags filter. Only their ids, to narrow a search that then reads each task through its
+-- policy: under row-level security PostgreSQL would not use the index on tag_sleutels
+-- (array containment is not leakproof) and would read every task instead.
+create function app_hidden.taken_met_tags(_tags text[]) returns uuid[]
+language plpgsql stable security definer set search_path = '' as $$
+declare org uuid := app_hidden.huidige_org();
+begin
+  if _tags is null then return null; end if;
+  return array(select t.id from app.taken t where t.org_id = org and t.tag_sleutels @> _tags);
+end
+$$;
+
+create function api.zoeken(p jsonb) returns jsonb
+language plpgsql stable set search_path = '' as $$
+declare
+  org uuid := app_hidden.huidige_org();
+  tz text := (select o.tijdzone from app.organisaties o where o.org_id = org);
+  tekst text := p ->> 'tekst';
+  gevraagd text[] := (select array_agg(x) from jsonb_array_elements_text(p -> 'soorten') x);
+  alleen_open boolean := coalesce((p ->> 'alleen_open')::boolean, false);
+  alleen_klaar boolean := coalesce((p ->> 'alleen_klaar')::boolean, false);
+  eigenaar uuid := app_hidden.param_verwijzing(p, 'eigenaar_user_id', 'lid');
+  maker uuid := app_hidden.param_verwijzing(p, 'aangemaakt_door_user_id', 'lid');
+  hoort_bij uuid;
+  tags text[] := (select array_agg(distinct lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
+  na date := app_hidden.param_datum(p, 'na');
+  voor date := app_hidden.param_datum(p, 'voor');
+  na_t timestamptz := (na::timestamp at time zone tz);
+  voor_t timestamptz := (voor::timestamp at time zone tz);
+  soorten text[] := app_hidden.zoek_soorten_zichtbaar();
+  q tsquery;
+  maximum constant integer := 25;
+  met_tekst boolean;
+  taakfilter text := '';
+  statusfilter text := '';
+  delen text[] := '{}';
+  zoek text;
+  gevonden record;
+  resultaten jsonb := '[]';
+  aantal integer := 0;
+begin
+  if p ? 'hoort_bij_id' then
+    hoort_bij := case when exists (select 1 from app.prioriteiten x where x.org_id = org and x.id = (p ->> 'hoort_bij_id')::uuid)
+                      then app_hidden.param_verwijzing(p, 'hoort_bij_id', 'prioriteit')
+                      else app_hidden.param_verwijzing(p, 'hoort_bij_id', 'project') end;
+  end if;
+  if alleen_open and alleen_klaar then
+    perform app_hidden.ongeldig('alleen_klaar', 'alleen_open en alleen_klaar sluiten elkaar uit; kies er één.');
+  end if;
+  if voor <= na then
+    perform app_hidden.ongeldig('voor', format('voor (%s) moet na na (%s) liggen.', voor, na));
+  end if;
+  if cardinality(tags) = 0 then tags := null; end if;
+  if tekst is null and gevraagd is null and not alleen_open and not alleen_klaar and eigenaar is null
+     and maker is null and hoort_bij is null and tags is null and na is null and voor is null then
+    perform app_hidden.ongeldig('tekst',
+      'tekst is verplicht: geef een zoektekst of #<nummer>, of zoek zonder tekst met soorten of een filter.');
+  end if;
+
+  -- #<nummer>: that one task, when the caller may see it; the filters do not count.
+  if tekst ~ '^#\s*\d{1,9}$' then
+    select x.id into gevonden from app.taken x
+    where x.org_id = org and x.nummer = substr(tekst, 2)::int and x.verwijderd_op is null
+      and 'taak' = any (soorten);
+    return jsonb_build_object('resultaten',
+      case when gevonden.id is null then '[]'::jsonb
+           else jsonb_build_array(app_hidden.zoek_treffer(org, 'taak', gevonden.id, null, null)) end,
+      'afgekapt', false);
+  end if;
+
+  if tekst is not null then
+    q := websearch_to_tsquery('app.koers_nl', tekst);
+    -- Only words that carry no meaning (de, het, en): nothing can match.
+    if numnode(q) = 0 then
+      return jsonb_build_object('resultaten', '[]'::jsonb, 'afgekapt', false);
+    end if;
+  end if;
+  met_tekst := q is not null;
+  if gevraagd is not null then
+    soorten := array(select s from unnest(soorten) s where s = any (gevraagd));
+  end if;
+  -- Kinds a filter cannot apply to are left out: only tasks have tags; only tasks (and their
+  -- attachments and comments) belong to a priority or project; KPIs and people have no open
+  -- or done; people have no owner or creator.
+  if tags is not null then
+    soorten := array(select s from unnest(soorten) s where s = 'taak');
+  end if;
+  if hoort_bij is not null then
+    soorten := array(select s from unnest(soorten) s where s in ('taak', 'bijlage', 'opmerking'));
+  end if;
+  if alleen_open or alleen_klaar then
+    soorten := array(select s from unnest(soorten) s where s not in ('kpi', 'persoon'));
+  end if;
+  if eigenaar is not null or maker is not null then
+    soorten := array(select s from unnest(soorten) s where s <> 'persoon');
+  end if;
+
+  -- The filters on the task a hit is (or belongs to), alias t.
+  if alleen_open then taakfilter := taakfilter || ' and t.stand not in (''voltooid'', ''vervallen'')'; end if;
+  if alleen_klaar then taakfilter := taakfilter || ' and t.stand in (''voltooid'', ''vervallen'')'; end if;
+  if eigenaar is not null then taakfilter := taakfilter || ' and t.eigenaar_user_id = $3'; end if;
+  if hoort_bij is not null then taakfilter := taakfilter || ' and (t.prioriteit_id = $5 or t.project_id = $5)'; end if;
+
+  -- Priorities and projects: open until completed.
+  statusfilter := case when alleen_open then ' and p.afgerond_op is null'
+                       when alleen_klaar then ' and p.afgerond_op is not null' else '' end
+    || case when eigenaar is not null then ' and p.eigenaar_user_id = $3' else '' end;
+
+  -- The branches of each kind (app_hidden.zoek_takken), each over (id, datum, deel).
+  if 'taak' = any (soorten) then
+    delen := delen || app_hidden.zoek_takken('taak',
+      'select t.id, t.bijgewerkt_op as datum, null::integer as deel from app.taken t'
+      || ' where t.org_id = $1 and t.verwijderd_op is null' || taakfilter
+      || case when tags is not null then ' and t.id = any ($6)' else '' end
+      || app_hidden.zoek_filters('t.aangemaakt_door', 't.bijgewerkt_op', maker, na, voor),
+      't.titelvector', 't.zoekvector', met_tekst);
+  end if;
+  if 'opmerking' = any (soorten) then
+    delen := delen || app_hidden.zoek_takken('opmerking',
+      'select o.id, o.geplaatst_op as datum, null::integer as deel from app.opmerkingen o'
+      || ' join app.taken t on t.org_id = o.org_id and t.id = o.taak_id and t.verwijderd_op is null'
+      || ' where o.org_id = $1' || taakfilter
+      || app_hidden.zoek_filters('o.door_user_id', 'o.geplaatst_op', maker, na, voor),
+      null, 'o.zoekvector', met_tekst);
+  end if;
+  if 'bijlage' = any (soorten) then
+    -- An attachment is found by its name, or by a part of its file's text.
+    delen := delen || app_hidden.zoek_takken('bijlage',
+      'select b.id, b.geupload_op as datum, null::integer as deel from app.bijlagen b'
+      || ' join app.taken t on t.org_id = b.org_id and t.id = b.taak_id and t.verwijderd_op is null'
+      || ' where b.org_id = $1' || taakfilter
+      || app_hidden.zoek_filters('b.geupload_door', 'b.geupload_op', maker, na, voor),
+      'b.zoekvector', null, met_tekst);
+    if met_tekst then
+      delen := delen || app_hidden.zoek_takken('bijlage',
+        'select d.bijlage_id as id, d.geupload_op as datum, d.nr as deel from app.bijlage_delen d'
+        || ' join app.taken t on t.org_id = d.org_id and t.id = d.taak_id and t.verwijderd_op is null'
+        || case when maker is not null then ' join app.bijlagen b on b.org_id = d.org_id and b.id = d.bijlage_id' else '' end
+        || ' where d.org_id = $1' || taakfilter
+        || app_hidden.zoek_filters('b.geupload_door', 'd.geupload_op', maker, na, voor),
+        null, 'd.zoekvector', true);
+    end if;
+  end if;
+  if 'prioriteit' = any (soorten) then
+    -- A priority is found by its title, its description or one of its key results.
+    delen := delen || app_hidden.zoek_tak_klein('prioriteit',
+      'p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.prioriteiten p where p.org_id = $1' || statusfilter
+      || app_hidden.zoek_filters('p.aangemaakt_door', 'coalesce(p.bijgewerkt_op, p.aangemaakt_op)', maker, na, voor),
+      'p.titelvector @@ $2',
+      '(p.zoekvector @@ $2 or exists (select 1 from app.kernresultaten k where k.org_id = p.org_id'
+      || ' and k.prioriteit_id = p.id and k.zoekvector @@ $2))', met_tekst);
+  end if;
+  if 'project' = any (soorten) then
+    delen := delen || app_hidden.zoek_tak_klein('project',
+      'p.id, coalesce(p.bijgewerkt_op, p.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.projecten p where p.org_id = $1' || statusfilter
+      || app_hidden.zoek_filters('p.aangemaakt_door', 'coalesce(p.bijgewerkt_op, p.aangemaakt_op)', maker, na, voor),
+      'p.titelvector @@ $2', 'p.zoekvector @@ $2', met_tekst);
+  end if;
+  if 'kpi' = any (soorten) then
+    delen := delen || app_hidden.zoek_tak_klein('kpi',
+      'k.id, coalesce(k.bijgewerkt_op, k.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.kpis k where k.org_id = $1'
+      || case when eigenaar is not null then ' and k.eigenaar_user_id = $3' else '' end
+      || app_hidden.zoek_filters('k.aangemaakt_door', 'coalesce(k.bijgewerkt_op, k.aangemaakt_op)', maker, na, voor),
+      'k.titelvector @@ $2', 'k.zoekvector @@ $2', met_tekst);
+  end if;
+  if 'persoon' = any (soorten) then
+    -- People are few: their vector (name, job title, team) is made on the fly.
+    delen := delen || app_hidden.zoek_tak_klein('persoon',
+      'l.user_id as id, coalesce(l.bijgewerkt_op, l.aangemaakt_op) as datum, null::integer as deel',
+      ' from app.lidmaatschappen l join app.accounts a on a.id = l.user_id'
+      || ' left join app.teams x on x.org_id = l.org_id and x.id = l.team_id'
+      || ' where l.org_id = $1 and l.actief and (select app_hidden.sectie_zichtbaar(''team''))'
+      || app_hidden.zoek_filters(null, 'coalesce(l.bijgewerkt_op, l.aangemaakt_op)', null, na, voor),
+      'to_tsvector(''app.koers_nl'', a.naam) @@ $2',
+      'to_tsvector(''app.koers_nl'', a.naam || '' '' || coalesce(l.functietitel, '''') || '' '' || coalesce(x.naam, '''')) @@ $2',
+      met_tekst);
+  end if;
+  if cardinality(delen) = 0 then
+    return jsonb_build_object('resultaten', '[]'::jsonb, 'afgekapt', false);
+  end if;
+
+  -- Per hit its best class (an attachment: its name first, else its newest matching part),
+  -- then all hits by class and newest first.
+  zoek := 'select soort, id, deel from (select distinct on (soort, id) * from ('
+    || array_to_string(delen, ' union all ')
+    || ') a order by soort, id, rang desc, deel nulls first) b order by rang desc, datum desc, soort, id limit $9';
+  for gevonden in execute zoek using org, q, eigenaar, maker, hoort_bij, app_hidden.taken_met_tags(tags), na_t, voor_t,
+                                    maximum + 1 loop
+    aantal := aantal + 1;
+    exit when aantal > maximum;
+    resultaten := resultaten || app_hidden.zoek_treffer(org, gevonden.soort, gevonden.id, gevonden.deel, q);
+  end loop;
+  return jsonb_build_object('resultaten', resultaten, 'afgekapt', aantal > maximum);
+end
+$$;
+
+-- What the app does: comments and attachments --------------------------------------------------
+-- Called by the CLI (koers opmerking plaatsen, koers bijlage toevoegen) and the worker, over
+-- the administrative connection; nothing here is granted to the doors. Each establishes the
+-- caller with app_hidden.handelen_namens, so the call log and the task's history name the
+-- person (or, for the worker, the app itself).
+
+create function beheer.opmerking_plaatsen(_org uuid, _nummer integer, _user uuid, _tekst text) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare
+  t app.taken;
+  o app.opmerkingen;
+  tekst text := trim(_tekst);
+begin
+  perform app_hidden.handelen_namens(_org, _user, 'app', 'opmerking_plaatsen',
+    jsonb_build_object('taak', _nummer, 'tekst', left(tekst, 200)));
+  select * into t from app.taken x where x.org_id = _org and x.nummer = _nummer and x.verwijderd_op is null;
+  if t.id is null then perform app_hidden.ongeldig('taak', format('Taak #%s bestaat niet.', _nummer)); end if;
+  if coalesce(tekst, '') = '' then perform app_hidden.ongeldig('tekst', 'De opmerking is leeg.'); end if;
+  if length(tekst) > 10000 then
+    perform app_hidden.ongeldig('tekst', 'De opmerking is te lang (hoogstens 10000 tekens).');
+  end if;
+  insert into app.opmerkingen (org_id, taak_id, tekst, door_user_id, geplaatst_op)
+  values (_org, t.id, tekst, _user, app_hidden.nu()) returning * into o;
+  return jsonb_build_object('id', o.id, 'taak', jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving),
+    'tekst', o.tekst, 'door', app_hidden.persoon(_org, _user), 'geplaatst_op', o.geplaatst_op);
+end
+$$;
+
+-- The largest file an attachment may hold (also the check on app_private.bijlage_bestanden).
+create function app_hidden.bijlage_max_bytes() returns integer
+language sql immutable parallel safe as $$ select 10485760 $$;
+
+-- Stores a file on a task: the attachment (its history names the person) and the file, whose
+-- text a worker job then reads (queued by the trigger on app_private.bijlage_bestanden).
+create function beheer.bijlage_toevoegen(_org uuid, _nummer integer, _user uuid, _naam text, _mimetype text,
+                                         _inhoud bytea) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare
+  t app.taken;
+  b app.bijlagen;
+  naam text := trim(regexp_replace(coalesce(_naam, ''), '^.*[/\\]', ''));
+begin
+  perform app_hidden.handelen_namens(_org, _user, 'app', 'bijlage_toevoegen',
+    jsonb_build_object('taak', _nummer, 'naam', left(naam, 255), 'bytes', octet_length(_inhoud)));
+  select * into t from app.taken x where x.org_id = _org and x.nummer = _nummer and x.verwijderd_op is null;
+  if t.id is null then perform app_hidden.ongeldig('taak', format('Taak #%s bestaat niet.', _nummer)); end if;
+  if naam = '' or length(naam) > 255 then
+    perform app_hidden.ongeldig('bestand', 'De bestandsnaam moet 1 tot 255 tekens hebben.');
+  end if;
+  if octet_length(_inhoud) > app_hidden.bijlage_max_bytes() then
+    perform app_hidden.ongeldig('bestand', format('Het bestand is te groot; een bijlage mag hoogstens %s MiB zijn.',
+      app_hidden.bijlage_max_bytes() / 1048576));
+  end if;
+  insert into app.bijlagen (org_id, taak_id, naam, mimetype, bytes, geupload_door, geupload_op)
+  values (_org, t.id, naam, nullif(trim(_mimetype), ''), octet_length(_inhoud), _user, app_hidden.nu())
+  returning * into b;
+  insert into app_private.bijlage_bestanden (org_id, bijlage_id, inhoud) values (_org, b.id, _inhoud);
+  return jsonb_build_object('id', b.id, 'naam', b.naam, 'mimetype', b.mimetype, 'bytes', b.bytes,
+    'tekst_status', 'wacht', 'taak', jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving),
+    'door', app_hidden.persoon(_org, _user), 'geupload_op', b.geupload_op);
+end
+$$;
+
+-- For the worker: the file of an attachment (no row when it is gone).
+create function beheer.bijlage_bestand(_org uuid, _bijlage uuid,
+                                       out naam text, out mimetype text, out inhoud bytea)
+returns setof record language sql stable set search_path = '' as $$
+  select b.naam, b.mimetype, f.inhoud from app.bijlagen b
+  join app_private.bijlage_bestanden f on f.org_id = b.org_id and f.bijlage_id = b.id
+  where b.org_id = _org and b.id = _bijlage
+$$;
+
+-- The worker's result: the text in parts [{plek, tekst}] (plek: page or sheet, or null) and the
+-- status, or the reason the file could not be read. Writing it again gives the same rows.
+create function beheer.bijlage_tekst_opslaan(_org uuid, _bijlage uuid, _delen jsonb, _status text, _fout text)
+returns jsonb language plpgsql volatile set search_path = '' as $$
+declare b app.bijlagen;
+begin
+  perform app_hidden.handelen_namens(_org, null, 'app', 'bijlage_tekst_lezen',
+    jsonb_build_object('bijlage_id', _bijlage, 'tekst_status', _status));
+  update app.bijlagen x set
+    tekst = (select string_agg(replace(d ->> 'tekst', E'\f', ' '), E'\f' order by i)
+             from jsonb_array_elements(coalesce(_delen, '[]')) with ordinality e (d, i)),
+    tekst_plekken = (select array_agg(d ->> 'plek' order by i)
+                     from jsonb_array_elements(coalesce(_delen, '[]')) with ordinality e (d, i)),
+    tekst_status = _status,
+    tekst_fout = left(_fout, 500)
+  where x.org_id = _org and x.id = _bijlage
+  returning * into b;
+  return jsonb_build_object('id', b.id, 'tekst_status', b.tekst_status,
+    'delen', (select count(*) from app.bijlage_delen d where d.org_id = _org and d.bijlage_id = _bijlage));
+end
+$$;
