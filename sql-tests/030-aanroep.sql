@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(50);
+select plan(51);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -44,9 +44,14 @@ select app_hidden.handelen_namens(:'alfa', :'lid');
 set local role koers_door;
 select throws_ok(format($$ select app_hidden.gebeurtenis(%L, 'taak.klaar', null, '{}') $$, :'beta'), '42501', null,
   'the door cannot forge an event');
--- A finished row of another organisation, handed to aanroep_einde: nothing changes.
-select app_hidden.aanroep_einde(row(:'beta_log'::uuid, :'beta'::uuid, null, null, null, 'rest', 'team', false, null, null, null)::app_hidden.aanroep_start,
-  '{}', 999, 'vervalst', null, now());
+-- aanroep_einde writes a call's row from the caller row of this backend's call: handed
+-- another organisation's row, or asked again for its own call (logged by handelen_namens),
+-- it writes nothing.
+select app_hidden.aanroep_einde(:'beta_log'::uuid, 999, 'vervalst', null, now());
+select app_hidden.aanroep_einde((app_hidden.beller()).aanroep_id, 999, 'vervalst', null, now());
+select throws_ok($$ insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, door, operatie, parameters)
+                    values (pg_backend_pid(), pg_current_xact_id(), 'x', true, gen_random_uuid(), null, 'rest', 'team', '{}') $$,
+  '42501', null, 'the door cannot write a caller row');
 reset role;
 select is((select count(*)::int from app_private.aanroepen where status = 999 or fout_code = 'vervalst'), 0,
   'the door cannot rewrite the call log');
