@@ -51,7 +51,7 @@ export async function start(config: Config = readConfig(), log: (line: string) =
   try {
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
     if (config.doorDatabaseUrl) await checkConnection(config.doorDatabaseUrl, "KOERS_DOOR_DATABASE_URL");
-    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
+    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur", rateLimit: config.rateLimit });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     const address = await app.listen({ host: config.host, port: config.port }).catch((e) => { throw listenError(e, config); });
     if (config.worker) {
