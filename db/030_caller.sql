@@ -8,9 +8,7 @@
 
 -- The caller of the running transaction, one row per backend. Not data: it means nothing
 -- after its transaction, so it is unlogged and made anew with the code (a table of db/, not of
--- migrations/). The door may read its own row and no other, so huidige_org() and the policy
--- helpers below need no security-definer switch: every policy of every query calls them, and a
--- call answering a list of 200 tasks runs thousands of such queries.
+-- migrations/). Only security-definer functions read or write it.
 create unlogged table app_hidden.bellers (
   pid integer primary key,  -- the backend
   xid xid8 not null,        -- its transaction
@@ -32,18 +30,14 @@ create unlogged table app_hidden.bellers (
   fout_code text,
   verzoek_id text
 ) with (fillfactor = 50);
-alter table app_hidden.bellers enable row level security;
-alter table app_hidden.bellers force row level security;
-create policy "a backend sees the caller of its own running call" on app_hidden.bellers
-  for select to koers_door
-  using (pid = pg_catalog.pg_backend_pid() and xid = pg_catalog.pg_current_xact_id_if_assigned() and toegelaten
-         and wijzer = pg_catalog.current_setting('koers.aanroep', true));
-grant select on app_hidden.bellers to koers_door;
-grant select, insert, update, delete on app_hidden.bellers to koers_definer;
+revoke all on app_hidden.bellers from public;
+grant select, insert, update on app_hidden.bellers to koers_definer;
 
--- The caller as a record. PL/pgSQL keeps its plan for the session.
+-- The caller as a record. These helpers run as koers_definer whoever calls them (the door in
+-- a policy, a security-definer helper, the app): PL/pgSQL keeps one plan per statement for the
+-- session, and a plan made for one role is made anew when another runs it.
 create function app_hidden.beller() returns app_hidden.aanroep_start
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare s app_hidden.aanroep_start;
 begin
   select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie into
@@ -59,7 +53,7 @@ $$;
 -- a SQL function holding a subquery is not inlined, and is planned anew at every query that
 -- calls it; these are called by every policy of every query.
 create function app_hidden.huidige_org() returns uuid
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select b.org from app_hidden.bellers b
           where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
@@ -68,7 +62,7 @@ end
 $$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select b.user_id from app_hidden.bellers b
           where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
@@ -80,6 +74,20 @@ $$;
 -- own organisation. The app (CLI, workers) establishes a caller too (handelen_namens).
 create function app_hidden.eigen_org(_org uuid) returns boolean
 language sql stable as $$ select coalesce(_org = app_hidden.huidige_org(), false) $$;
+
+-- A member as every answer names one: {user_id, naam}; null for nobody, or for someone who is
+-- no member of the organisation. Answers only about the caller's organisation, like every
+-- security-definer helper; it is one for speed: answers name people in every row, and under
+-- RLS each look-up would also check the caller's organisation for both tables it reads.
+create function app_hidden.persoon(org uuid, u uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if u is null or not app_hidden.eigen_org(org) then return null; end if;
+  return (select jsonb_build_object('user_id', a.id, 'naam', a.naam)
+          from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+          where l.org_id = org and l.user_id = u);
+end
+$$;
 
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
@@ -102,31 +110,51 @@ begin
 end
 $$;
 
--- The sections released in an organisation in which a role may read something.
-create function app_hidden.zichtbare_secties(_org uuid, _rol text) returns text[]
+-- The sections released in an organisation in which a role may read something (only _sectie,
+-- when given).
+create function app_hidden.zichtbare_secties(_org uuid, _rol text, _sectie text default null) returns text[]
 language plpgsql stable security definer set search_path = '' as $$
 begin
   return coalesce((
-    select array_agg(distinct o.sectie)
-    from app.secties s
-    join app.operaties o on o.sectie = s.sectie and not o.schrijft
-    left join app.org_rechten r on r.org_id = _org and r.operatie = o.naam and r.rol = _rol
-    left join app.rol_rechten d on d.operatie = o.naam and d.rol = _rol
-    where s.org_id = _org and s.vrijgegeven and coalesce(r.recht, d.recht, 'geen') <> 'geen'), '{}');
+    select array_agg(s.sectie) from app.secties s
+    where s.org_id = _org and s.vrijgegeven and (_sectie is null or s.sectie = _sectie)
+      and exists (select from app.operaties o
+                  where o.sectie = s.sectie and not o.schrijft
+                    and coalesce((select r.recht from app.org_rechten r where r.org_id = _org and r.operatie = o.naam and r.rol = _rol),
+                                 (select d.recht from app.rol_rechten d where d.operatie = o.naam and d.rol = _rol)) <> 'geen')), '{}');
 end
 $$;
+
+-- The sections in which a role may read something by default (app.rol_rechten), as constants:
+-- made from the reference data, which migrating writes before it applies db/ and which is part
+-- of the hash that decides whether db/ is applied again. An organisation's own deviations
+-- (app.org_rechten) are not in it; aanroep_begin then asks zichtbare_secties.
+do $do$
+declare takken text;
+begin
+  select string_agg(format('when %L then %L::text[]', x.rol, x.secties), ' ' order by x.rol) into takken
+  from (select d.rol, array_agg(distinct o.sectie order by o.sectie) as secties
+        from app.rol_rechten d join app.operaties o on o.naam = d.operatie
+        where o.sectie is not null and not o.schrijft and d.recht <> 'geen'
+        group by d.rol) x;
+  execute format($f$
+    create function app_hidden.rol_secties(_rol text) returns text[] language sql immutable as
+    $b$ select case _rol %s else '{}'::text[] end $b$
+  $f$, coalesce(takken, ''));
+end
+$do$;
 
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.
 create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare b record;
 begin
   select x.org, x.rol, x.secties into b from app_hidden.bellers x
   where x.pid = pg_backend_pid() and x.xid = pg_current_xact_id_if_assigned() and x.toegelaten
     and x.wijzer = current_setting('koers.aanroep', true);
   if b.org is null then return false; end if;
-  return _sectie = any (coalesce(b.secties, app_hidden.zichtbare_secties(b.org, b.rol)));
+  return _sectie = any (coalesce(b.secties, app_hidden.zichtbare_secties(b.org, b.rol, _sectie)));
 end
 $$;
 
@@ -146,26 +174,29 @@ $$;
 
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
 -- For aanroep_begin and handelen_namens, which run it with their rights: the door itself
--- cannot write the table.
+-- cannot read or write the table.
 create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
                                          _door text, _operatie text, _secties text[], _parameters jsonb,
-                                         _status integer, _fout_code text, _verzoek_id text)
+                                         _status integer, _fout_code text, _verzoek_id text, _begonnen timestamptz)
 returns uuid language plpgsql volatile set search_path = '' as $$
 declare
-  id uuid := gen_random_uuid();
-  wijzer text := coalesce(_org::text, '') || '/' || id;
+  id uuid := app_hidden.uuid_v7(_begonnen);
+  w text := coalesce(_org::text, '') || '/' || id;
 begin
-  insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
-                                       secties, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), wijzer, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
-          _secties, _parameters, _status, _fout_code, _verzoek_id)
-  on conflict (pid) do update
-    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
-        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
-        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
-        status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
+  -- The row of this backend exists after its first call: an update, else the first insert.
+  update app_hidden.bellers b
+  set xid = pg_current_xact_id(), wijzer = w, toegelaten = _toegelaten, aanroep_id = id, org = _org,
+      user_id = _user, rol = _rol, sleutel_id = _sleutel, door = _door, operatie = _operatie, secties = _secties,
+      parameters = _parameters, status = _status, fout_code = _fout_code, verzoek_id = _verzoek_id
+  where b.pid = pg_backend_pid();
+  if not found then
+    insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
+                                    secties, parameters, status, fout_code, verzoek_id)
+    values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
+            _secties, _parameters, _status, _fout_code, _verzoek_id);
+  end if;
   if _toegelaten then
-    wijzer := set_config('koers.aanroep', wijzer, true);
+    w := set_config('koers.aanroep', w, true);
   end if;
   return id;
 end
@@ -190,8 +221,9 @@ begin
   elsif not exists (select 1 from app.organisaties o where o.org_id = _org) then
     raise exception 'app_hidden.handelen_namens: organisatie % bestaat niet', _org;
   end if;
-  id := app_hidden.beller_zetten(true, _org, _user, lid_rol, null, _door, _operatie, null,
-                                 app_hidden.redigeren(_parameters), 200, null, null);
+  id := app_hidden.beller_zetten(true, _org, _user, lid_rol, null, _door, _operatie,
+                                 app_hidden.zichtbare_secties(_org, lid_rol), app_hidden.redigeren(_parameters),
+                                 200, null, null, app_hidden.nu());
   insert into app_private.aanroepen (org_id, id, xid, door, operatie, user_id, rol, parameters, status)
   values (_org, id, pg_current_xact_id(), _door, _operatie, _user, lid_rol, app_hidden.redigeren(_parameters), 200);
   return id;

@@ -53,19 +53,26 @@ begin
                 null::boolean as ingetrokken into k;
   end case;
 
-  -- Everything the checks need, in one statement.
-  select o.naam, o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, c.aan, c.alleen_lezen,
-         o.sectie is null or exists (select 1 from app.secties x
-                                     where x.org_id = k.org_id and x.sectie = o.sectie and x.vrijgegeven) as vrijgegeven,
-         exists (select 1 from app.modules m where m.org_id = k.org_id and m.module = o.module and not m.aan) as module_uit,
-         coalesce((select r.recht from app.org_rechten r where r.org_id = k.org_id and r.operatie = o.naam and r.rol = k.rol),
-                  (select r.recht from app.rol_rechten r where r.operatie = o.naam and r.rol = k.rol), 'geen') as recht
+  -- Everything the checks need, in one statement of key look-ups.
+  select o.naam, p.oid is not null as gebouwd, o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, c.aan, c.alleen_lezen,
+         o.sectie is null or coalesce(x.vrijgegeven, false) as vrijgegeven, not coalesce(m.aan, true) as module_uit,
+         coalesce(r.recht, d.recht, 'geen') as recht,
+         -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
+         case when exists (select from app.org_rechten e where e.org_id = k.org_id and e.rol = k.rol)
+              then app_hidden.zichtbare_secties(k.org_id, k.rol)
+              else array(select v.sectie from app.secties v
+                         where v.org_id = k.org_id and v.vrijgegeven and v.sectie = any (app_hidden.rol_secties(k.rol))) end as secties
     into op
-  from (select) x
+  from (select) leeg
   left join app.operaties o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
-                           and exists (select from pg_catalog.pg_proc p
-                                       where p.proname = o.naam and p.pronamespace = 'api'::regnamespace)
-  left join app.koppelingen c on c.org_id = k.org_id and c.door = _door;
+  -- An operation of the registry whose function is not built yet is an unknown address.
+  left join pg_catalog.pg_proc p on p.proname = o.naam and p.pronamespace = 'api'::regnamespace
+  left join app.koppelingen c on c.org_id = k.org_id and c.door = _door
+  left join app.secties x on x.org_id = k.org_id and x.sectie = o.sectie
+  left join app.modules m on m.org_id = k.org_id and m.module = o.module
+  left join app.org_rechten r on r.org_id = k.org_id and r.operatie = o.naam and r.rol = k.rol
+  left join app.rol_rechten d on d.operatie = o.naam and d.rol = k.rol
+  limit 1;
   schrijft := op.schrijft;
   twee_stappen := op.twee_stappen;
 
@@ -103,7 +110,7 @@ begin
     weigering := _voorfout ->> 'code';
     bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldig verzoek.');
     parameter := _voorfout ->> 'parameter';
-  elsif op.naam is null or _voorfout ->> 'code' = 'onbekend_endpoint' then
+  elsif not coalesce(op.gebouwd, false) or _voorfout ->> 'code' = 'onbekend_endpoint' then
     weigering := 'onbekend_endpoint';
     bericht := 'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.';
   elsif k.org_id is null then
@@ -150,14 +157,13 @@ begin
     -- A read's log row may be lost in a crash; it need not wait for the WAL flush.
     bericht := set_config('synchronous_commit', 'off', true);
   end if;
-  -- The caller of an admitted call; the log's facts of any call. Sections are worked out here
-  -- for operations in a section, whose policies ask sectie_zichtbaar in every query.
+  -- The caller of an admitted call; the log's facts of any call.
   aanroep_id := app_hidden.beller_zetten(weigering is null, k.org_id,
     case when k.org_id is not null then k.user_id end, case when k.org_id is not null then k.rol end,
     case when k.org_id is not null then k.sleutel_id end, _door, operatie,
-    case when weigering is null and op.sectie is not null then app_hidden.zichtbare_secties(k.org_id, k.rol) end,
+    case when weigering is null then op.secties end,
     coalesce(case when invoer is not null then app_hidden.redigeren(invoer, 16384) else app_hidden.redigeren(_parameters) end, '{}'),
-    status, weigering, _verzoek_id);
+    status, weigering, _verzoek_id, _begonnen);
 end
 $$;
 

@@ -23,11 +23,18 @@ create unlogged table app_private.tempo (
   primary key (wie, pid)
 ) with (fillfactor = 70);
 
+-- Retention finds old calls by time; the rows come in time order, so a block range index
+-- serves it at a fraction of a B-tree's cost per insert.
+drop index app_private.aanroepen_bewaren;
+create index aanroepen_bewaren on app_private.aanroepen using brin (tijdstip);
+
 -- Hours per task (taak_weergave shows them on every task of every list).
 create index uren_taak on app.uren (org_id, taak_id) where taak_id is not null;
 
 -- Down Migration
 drop index app.uren_taak;
+drop index app_private.aanroepen_bewaren;
+create index aanroepen_bewaren on app_private.aanroepen (tijdstip);
 drop table app_private.tempo;
 alter table app_private.aanroepen_zonder_org drop column verzoek_id;
 alter table app_private.aanroepen drop column verzoek_id;
