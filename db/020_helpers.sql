@@ -63,15 +63,6 @@ begin
 end
 $$;
 
--- A UUID version 7: the milliseconds of _tijd, then random bits. Rows keyed by it are added at
--- the end of their index (the call log), not on a random page of it.
-create function app_hidden.uuid_v7(_tijd timestamptz) returns uuid
-language sql volatile parallel safe as $$
-  select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-           placing substring(int8send(floor(extract(epoch from _tijd) * 1000)::bigint) from 3) from 1 for 6),
-         52, 1), 53, 1), 'hex')::uuid
-$$;
-
 -- One field of a proposal: what stands now and what it becomes.
 create function app_hidden.veld(nu jsonb, wordt jsonb) returns jsonb
 language sql immutable as $$

@@ -89,6 +89,29 @@ begin
 end
 $$;
 
+-- The registry's operations and the default rights of each role (app.operaties,
+-- app.rol_rechten) as constants: made from the reference data, which migrating writes before it
+-- applies db/ and which is part of the hash that decides whether db/ is applied again. A call
+-- reads them without touching a table: every table a call touches costs it a lock, and beyond
+-- sixteen of them those locks go through the lock manager that every backend shares.
+do $do$
+declare rijen text;
+begin
+  select string_agg(format('(%L, %L::boolean, %L::boolean, %L, %L, %L::boolean, %L::boolean, %L::jsonb)',
+                           o.naam, o.schrijft, o.twee_stappen, o.sectie, o.module, o.vereist_org, o.alleen_mcp,
+                           (select jsonb_object_agg(d.rol, d.recht) from app.rol_rechten d where d.operatie = o.naam)),
+                    ', ' order by o.naam)
+    into rijen from app.operaties o;
+  execute format($f$
+    create function app_hidden.operaties_vast()
+    returns table (naam text, schrijft boolean, twee_stappen boolean, sectie text, module text, vereist_org boolean,
+                   alleen_mcp boolean, rechten jsonb)
+    language sql immutable as
+    $b$ select * from (values %s) v (naam, schrijft, twee_stappen, sectie, module, vereist_org, alleen_mcp, rechten) $b$
+  $f$, coalesce(rijen, '(null::text, null::boolean, null::boolean, null::text, null::text, null::boolean, null::boolean, null::jsonb)'));
+end
+$do$;
+
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
 language plpgsql stable security definer set search_path = '' as $$
@@ -96,7 +119,7 @@ begin
   return coalesce(
     (select r.recht from app.org_rechten r
      where r.org_id = _org and r.operatie = _operatie and r.rol = _rol),
-    (select r.recht from app.rol_rechten r where r.operatie = _operatie and r.rol = _rol),
+    (select o.rechten ->> _rol from app_hidden.operaties_vast() o where o.naam = _operatie),
     'geen');
 end
 $$;
@@ -118,25 +141,24 @@ begin
   return coalesce((
     select array_agg(s.sectie) from app.secties s
     where s.org_id = _org and s.vrijgegeven and (_sectie is null or s.sectie = _sectie)
-      and exists (select from app.operaties o
+      and exists (select from app_hidden.operaties_vast() o
                   where o.sectie = s.sectie and not o.schrijft
                     and coalesce((select r.recht from app.org_rechten r where r.org_id = _org and r.operatie = o.naam and r.rol = _rol),
-                                 (select d.recht from app.rol_rechten d where d.operatie = o.naam and d.rol = _rol)) <> 'geen')), '{}');
+                                 o.rechten ->> _rol) <> 'geen')), '{}');
 end
 $$;
 
--- The sections in which a role may read something by default (app.rol_rechten), as constants:
--- made from the reference data, which migrating writes before it applies db/ and which is part
--- of the hash that decides whether db/ is applied again. An organisation's own deviations
--- (app.org_rechten) are not in it; aanroep_begin then asks zichtbare_secties.
+-- The sections in which a role may read something by default, as constants (see
+-- operaties_vast). An organisation's own deviations (app.org_rechten) are not in it;
+-- aanroep_begin then asks zichtbare_secties.
 do $do$
 declare takken text;
 begin
   select string_agg(format('when %L then %L::text[]', x.rol, x.secties), ' ' order by x.rol) into takken
-  from (select d.rol, array_agg(distinct o.sectie order by o.sectie) as secties
-        from app.rol_rechten d join app.operaties o on o.naam = d.operatie
-        where o.sectie is not null and not o.schrijft and d.recht <> 'geen'
-        group by d.rol) x;
+  from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
+        from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
+        where o.sectie is not null and not o.schrijft and r.value <> 'geen'
+        group by r.key) x;
   execute format($f$
     create function app_hidden.rol_secties(_rol text) returns text[] language sql immutable as
     $b$ select case _rol %s else '{}'::text[] end $b$
@@ -177,10 +199,10 @@ $$;
 -- cannot read or write the table.
 create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
                                          _door text, _operatie text, _secties text[], _parameters jsonb,
-                                         _status integer, _fout_code text, _verzoek_id text, _begonnen timestamptz)
+                                         _status integer, _fout_code text, _verzoek_id text)
 returns uuid language plpgsql volatile set search_path = '' as $$
 declare
-  id uuid := app_hidden.uuid_v7(_begonnen);
+  id uuid := gen_random_uuid();
   w text := coalesce(_org::text, '') || '/' || id;
 begin
   -- The row of this backend exists after its first call: an update, else the first insert.
@@ -223,7 +245,7 @@ begin
   end if;
   id := app_hidden.beller_zetten(true, _org, _user, lid_rol, null, _door, _operatie,
                                  app_hidden.zichtbare_secties(_org, lid_rol), app_hidden.redigeren(_parameters),
-                                 200, null, null, app_hidden.nu());
+                                 200, null, null);
   insert into app_private.aanroepen (org_id, id, xid, door, operatie, user_id, rol, parameters, status)
   values (_org, id, pg_current_xact_id(), _door, _operatie, _user, lid_rol, app_hidden.redigeren(_parameters), 200);
   return id;

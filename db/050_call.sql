@@ -54,9 +54,12 @@ begin
   end case;
 
   -- Everything the checks need, in one statement of key look-ups.
-  select o.naam, p.oid is not null as gebouwd, o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, c.aan, c.alleen_lezen,
+  select o.naam,
+         -- An operation of the registry whose function is not built yet is an unknown address.
+         to_regproc('api.' || quote_ident(o.naam)) is not null as gebouwd,
+         o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, c.aan, c.alleen_lezen,
          o.sectie is null or coalesce(x.vrijgegeven, false) as vrijgegeven, not coalesce(m.aan, true) as module_uit,
-         coalesce(r.recht, d.recht, 'geen') as recht,
+         coalesce(r.recht, o.rechten ->> k.rol, 'geen') as recht,
          -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
          case when exists (select from app.org_rechten e where e.org_id = k.org_id and e.rol = k.rol)
               then app_hidden.zichtbare_secties(k.org_id, k.rol)
@@ -64,14 +67,11 @@ begin
                          where v.org_id = k.org_id and v.vrijgegeven and v.sectie = any (app_hidden.rol_secties(k.rol))) end as secties
     into op
   from (select) leeg
-  left join app.operaties o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
-  -- An operation of the registry whose function is not built yet is an unknown address.
-  left join pg_catalog.pg_proc p on p.proname = o.naam and p.pronamespace = 'api'::regnamespace
+  left join app_hidden.operaties_vast() o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
   left join app.koppelingen c on c.org_id = k.org_id and c.door = _door
   left join app.secties x on x.org_id = k.org_id and x.sectie = o.sectie
   left join app.modules m on m.org_id = k.org_id and m.module = o.module
   left join app.org_rechten r on r.org_id = k.org_id and r.operatie = o.naam and r.rol = k.rol
-  left join app.rol_rechten d on d.operatie = o.naam and d.rol = k.rol
   limit 1;
   schrijft := op.schrijft;
   twee_stappen := op.twee_stappen;
@@ -163,7 +163,7 @@ begin
     case when k.org_id is not null then k.sleutel_id end, _door, operatie,
     case when weigering is null then op.secties end,
     coalesce(case when invoer is not null then app_hidden.redigeren(invoer, 16384) else app_hidden.redigeren(_parameters) end, '{}'),
-    status, weigering, _verzoek_id, _begonnen);
+    status, weigering, _verzoek_id);
 end
 $$;
 
