@@ -153,8 +153,9 @@ begin
     status := coalesce((select f.status from app.foutcodes f where f.code = weigering), 500);
     fout := jsonb_strip_nulls(jsonb_build_object('code', weigering, 'bericht', bericht, 'parameter', parameter));
     invoer := null;
-  elsif not op.schrijft then
-    -- A read's log row may be lost in a crash; it need not wait for the WAL flush.
+  elsif not op.schrijft or (op.twee_stappen and invoer ->> 'bevestigcode' is null) then
+    -- A read, or the first call of a write (its proposal), changes nothing: its log row and
+    -- code may be lost in a crash (the client asks again), so it need not wait for the WAL flush.
     bericht := set_config('synchronous_commit', 'off', true);
   end if;
   -- The caller of an admitted call; the log's facts of any call.
