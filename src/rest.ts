@@ -1,7 +1,8 @@
 // The REST door. Every request costs one SQL statement, api.aanroep, which resolves the key,
 // checks the three conditions and the input (against the registry's parameter rules), runs the
-// operation under RLS, applies the two-step rule and writes the call log. This layer only
-// parses HTTP.
+// operation under RLS, applies the two-step rule, counts the call against the rate limit and
+// writes the call log. This layer only parses HTTP, and sends what the database answered: the
+// body as PostgreSQL wrote it, the rate-limit fields, and on every answer X-Request-Id.
 //
 // Every answer that is not 200 carries a fout, also those Fastify and Node would give in their
 // own shape (bad URL, wrong method, unreadable body, malformed HTTP, headers too large), and
