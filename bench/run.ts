@@ -4,7 +4,7 @@
 //   npm run bench                                   persistent cluster in bench/.data (BENCH_DATA_DIR)
 //   BENCH_DATABASE_URL=postgres://... npm run bench  a server of your choice (database koers_bench)
 //   BENCH_ROUNDS=7 BENCH_ROUND_MS=3000 BENCH_SOAK_MS=60000 npm run bench
-//   BENCH_ONLY=door,rls,write,soak npm run bench      some parts only
+//   BENCH_ONLY=door,cpu,rls,write,soak npm run bench  some parts only
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -24,7 +24,7 @@ const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3000);
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const SOAK_CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 50);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "door,rls,write,soak").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,soak").split(","));
 
 const log = (line: string) => console.log(line);
 const loadAverage = () => os.loadavg()[0]!.toFixed(2);
@@ -233,6 +233,46 @@ try {
     }
   }
 
+  // 1b. The database's side alone: CPU time of one backend per statement ------------------------
+  if (ONLY.has("cpu")) {
+    log(`\n1b. PostgreSQL CPU per statement on one connection (no HTTP, no concurrency; robust on a busy machine): ` +
+        `api.aanroep as the door role against the bare query as the superuser (load average ${loadAverage()})`);
+    const { doorUrl } = await import("../src/db/connection.ts");
+    const { parseApiKey } = await import("../src/api-key.ts");
+    const q = await import("./bare-queries.ts");
+    const hash = parseApiKey(k.key)!;
+    const doorSql = postgres(await doorUrl(adminUrl), { max: 1, onnotice: () => {} });
+    const bareSql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    const pidOf = async (c: postgres.Sql) => Number((await c`select pg_backend_pid() as p`)[0]!.p);
+    const [doorPid, barePid] = [await pidOf(doorSql), await pidOf(bareSql)];
+    const cases: { name: string; door: () => Promise<unknown>; bare: () => Promise<unknown> }[] = [
+      { name: "wie_ben_ik", door: () => doorSql`select api.aanroep('rest', ${hash}, 'wie_ben_ik', ${doorSql.json({})}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.wieBenIk, [ds.org, ds.members[0]!, key.key_id], { prepare: true }) },
+      { name: "team", door: () => doorSql`select api.aanroep('rest', ${hash}, 'team', ${doorSql.json({ org_id: ds.org })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.team, [ds.org], { prepare: true }) },
+      { name: "taken (nummer)", door: () => doorSql`select api.aanroep('rest', ${hash}, 'taken', ${doorSql.json({ org_id: ds.org, nummer: ds.taskNumber })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.takenNummer, [ds.org, ds.taskNumber], { prepare: true }) },
+      { name: "prioriteiten", door: () => doorSql`select api.aanroep('rest', ${hash}, 'prioriteiten', ${doorSql.json({ org_id: ds.org, kwartaal })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.prioriteiten, [ds.org, ds.quarter], { prepare: true }) },
+      { name: "kpi_scorebord", door: () => doorSql`select api.aanroep('rest', ${hash}, 'kpi_scorebord', ${doorSql.json({ org_id: ds.org, kwartaal: vorigKwartaal })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.kpiScorebord, [ds.org, ds.previousQuarter], { prepare: true }) },
+    ];
+    const perCall = async (pid: number, work: () => Promise<unknown>, ms: number) => {
+      const c0 = cpuUs(pid), end = performance.now() + ms;
+      let n = 0;
+      while (performance.now() < end) { await work(); n++; }
+      return (cpuUs(pid) - c0) / n;
+    };
+    for (const c of cases) {
+      await perCall(doorPid, c.door, 300); await perCall(barePid, c.bare, 300);
+      const d: number[] = [], b: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) { d.push(await perCall(doorPid, c.door, 1000)); b.push(await perCall(barePid, c.bare, 1000)); }
+      log(`       ${c.name.padEnd(16)} door ${median(d).toFixed(0).padStart(6)} us   bare ${median(b).toFixed(0).padStart(6)} us   ` +
+          `bare/door ${(100 * median(b) / median(d)).toFixed(0)}%`);
+    }
+    await doorSql.end(); await bareSql.end();
+  }
+
   // 2. RLS lists against the same query without RLS, in SQL -----------------------------------
   if (ONLY.has("rls")) {
     log(`\n2. RLS lists: the operation as koers_door (RLS) against the same function as the superuser (no RLS), ` +
@@ -264,10 +304,11 @@ try {
       { name: "taken (one owner)", op: "taken", p: { org_id: ds.org, eigenaar_user_id: ds.owner } },
     ];
     for (const l of lists) {
-      const n = l.op === "taken" ? 5 : 20;
+      let n = 1;
       const time = async (rls: boolean) => Number((await sql.begin(async (tx) =>
         tx`select bench.tijd(${l.op}, ${tx.json(l.p)}, ${n}, ${rls}, ${ds.org}, ${ds.members[0]!}) as us`))[0]!.us);
-      await time(true); await time(false);
+      // Rounds of about half a second each.
+      n = Math.max(3, Math.ceil(500_000 / Math.min(await time(true), await time(false))));
       const withRls: number[] = [], without: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
         if (i % 2) { without.push(await time(false)); withRls.push(await time(true)); }
