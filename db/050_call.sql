@@ -43,7 +43,7 @@ declare
                            then gevraagd::uuid end;
   limiet integer;
   venster integer;
-  nummer bigint;
+  einde bigint;
   geteld integer;
 begin
   operatie := left(app_hidden.redigeren(_operatie), 200);
@@ -80,23 +80,23 @@ begin
                                         then 'koers.limiet' else 'koers.limiet_adres' end, true), '')::integer;
   if limiet is not null then
     venster := coalesce(nullif(current_setting('koers.limiet_venster', true), '')::integer, 60);
-    nummer := floor(extract(epoch from _begonnen) / venster)::bigint;
+    -- Fixed windows: the current one ends at the next multiple of its length.
+    einde := (floor(extract(epoch from _begonnen) / venster)::bigint + 1) * venster;
     with mijn as (
-      insert into app_private.tempo as t (wie, pid, venster, aantal)
+      insert into app_private.tempo as t (wie, pid, tot, aantal)
       values (case when k.org_id is not null and not k.ingetrokken then 'sleutel:' || k.sleutel_id
-                   else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), nummer, 1)
+                   else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 1)
       on conflict (wie, pid) do update
-        set aantal = case when t.venster = excluded.venster then t.aantal + 1 else 1 end, venster = excluded.venster
+        set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
       returning t.wie, t.aantal)
     select mijn.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
-                                   where x.wie = mijn.wie and x.venster = nummer and x.pid <> pg_backend_pid()), 0)
+                                   where x.wie = mijn.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
       into geteld from mijn;
     tempo := jsonb_build_object('beleid', case when k.org_id is not null and not k.ingetrokken then 'sleutel' else 'adres' end,
-      'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0),
-      't', ceil((nummer + 1) * venster - extract(epoch from _begonnen))::integer);
-    -- Counts of windows gone by, now and then.
+      'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
+    -- Counts of windows that have ended, now and then.
     if geteld = 1 and random() < 0.01 then
-      delete from app_private.tempo t where t.venster < nummer - 1;
+      delete from app_private.tempo t where t.tot < extract(epoch from _begonnen);
     end if;
   end if;
 

@@ -18,7 +18,7 @@ alter table app_private.aanroepen_zonder_org add column verzoek_id text;
 create unlogged table app_private.tempo (
   wie text not null,        -- 'sleutel:<key id>' or 'adres:<client address>'
   pid integer not null,     -- the backend that counted
-  venster bigint not null,  -- the window: epoch seconds divided by its length
+  tot bigint not null,      -- the end of the window counted in (epoch seconds)
   aantal integer not null,
   primary key (wie, pid)
 ) with (fillfactor = 70);
