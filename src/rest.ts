@@ -35,17 +35,21 @@ export async function callDoor(sql: Sql, door: "rest" | "mcp", keyHash: Buffer |
   return row!.r as unknown as DoorResponse;
 }
 
+/** An answer of the REST door: the body as the bytes PostgreSQL sent. */
+interface TextResponse { status: number; body: Buffer | string; tempo: RateState | null }
+
 /**
- * The same call for the REST door, with the body as the text PostgreSQL made of it: sent as
- * it is, not parsed into objects and serialised again.
+ * The same call for the REST door, with the body as the bytes of the text PostgreSQL made of
+ * it: sent as they are, not decoded, parsed into objects and serialised again.
  */
 async function callDoorText(sql: Sql, keyHash: Buffer | null, operation: string, parameters: unknown,
-                            earlyError: ErrorBody | null, request: RequestInfo): Promise<{ status: number; body: string; tempo: RateState | null }> {
+                            earlyError: ErrorBody | null, request: RequestInfo): Promise<TextResponse> {
   const [row] = await sql`
-    select (r ->> 'status')::int as status, (r -> 'body')::text as body, r -> 'tempo' as tempo
+    select (r ->> 'status') as status, (r -> 'body')::text as body, (r -> 'tempo')::text as tempo
     from api.aanroep('rest', ${keyHash}, ${operation}, ${sql.json(parameters as never)},
-                     ${earlyError ? sql.json(earlyError as never) : null}, ${request.id}, ${request.address ?? null}) r`;
-  return row as unknown as { status: number; body: string; tempo: RateState | null };
+                     ${earlyError ? sql.json(earlyError as never) : null}, ${request.id}, ${request.address ?? null}) r`.raw();
+  const [status, body, tempo] = row as unknown as [Buffer, Buffer, Buffer | null];
+  return { status: Number(status.toString()), body, tempo: tempo ? JSON.parse(tempo.toString()) : null };
 }
 
 /** A request id from the client is kept when it is sane: short, printable, and nothing like a key. */
@@ -66,7 +70,7 @@ function rateHeaders(status: number, t: RateState | null | undefined): Record<st
   return h;
 }
 
-function send(reply: FastifyReply, a: { status: number; body: string; tempo: RateState | null }) {
+function send(reply: FastifyReply, a: TextResponse) {
   return reply.code(a.status).headers(rateHeaders(a.status, a.tempo))
     .header("cache-control", "no-store").type(JSON_TYPE).send(a.body);
 }
