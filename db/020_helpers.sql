@@ -63,15 +63,6 @@ begin
 end
 $$;
 
-create function app_hidden.persoon(org uuid, u uuid) returns jsonb
-language plpgsql stable set search_path = '' as $$
-begin
-  return (select jsonb_build_object('user_id', a.id, 'naam', a.naam)
-          from app.accounts a join app.lidmaatschappen l on l.user_id = a.id and l.org_id = org
-          where a.id = u);
-end
-$$;
-
 -- One field of a proposal: what stands now and what it becomes.
 create function app_hidden.veld(nu jsonb, wordt jsonb) returns jsonb
 language sql immutable as $$

@@ -1,39 +1,116 @@
 -- Who is calling. The doors never set the caller themselves: app_hidden.aanroep_begin
--- resolves the credential, checks the three conditions, writes the call-log row and points
--- the setting koers.aanroep at it. Policies read the caller back through app_hidden.beller(),
--- which only accepts a row written in this very transaction (by xid), so a forged setting
--- impersonates nobody. Every helper that answers about an organisation answers only about the
--- caller's: nothing is trusted because of a database role's name.
+-- resolves the credential, checks the three conditions, writes this backend's row in
+-- app_hidden.bellers and points the setting koers.aanroep at it. The caller is read back from
+-- that row, and only from the row of this backend (pid) in this very transaction (xid) that the
+-- setting names, written by a security-definer function the door cannot write through: a forged
+-- setting impersonates nobody. Every helper that answers about an organisation answers only
+-- about the caller's: nothing is trusted because of a database role's name.
 
--- PL/pgSQL keeps its plans for the session; a SQL function with a SET clause would be planned
--- anew at every call site of every query, and the policies call these in every query.
+-- The caller of the running transaction, one row per backend. Not data: it means nothing
+-- after its transaction, so it is unlogged and made anew with the code (a table of db/, not of
+-- migrations/). Only security-definer functions read or write it.
+create unlogged table app_hidden.bellers (
+  pid integer primary key,  -- the backend
+  xid xid8 not null,        -- its transaction
+  wijzer text not null,     -- the value koers.aanroep has while this call runs
+  toegelaten boolean not null,  -- passed every check; a refused call is only logged
+  aanroep_id uuid not null, -- its call-log row, written by app_hidden.aanroep_einde
+  org uuid,                 -- not named org_id: this is no tenant table
+  user_id uuid,
+  rol text,
+  sleutel_id uuid,
+  door text not null,
+  operatie text not null,
+  -- The sections released to the caller's organisation in which the caller's role may read
+  -- something (sectie_zichtbaar), computed once per call; null: not computed for this call.
+  secties text[],
+  -- What the call-log row will say beyond the outcome.
+  parameters jsonb not null,
+  status integer,
+  fout_code text,
+  verzoek_id text
+) with (fillfactor = 50);
+revoke all on app_hidden.bellers from public;
+grant select, insert, update on app_hidden.bellers to koers_definer;
+
+-- The caller as a record. These helpers run as koers_definer whoever calls them (the door in
+-- a policy, a security-definer helper, the app): PL/pgSQL keeps one plan per statement for the
+-- session, and a plan made for one role is made anew when another runs it.
 create function app_hidden.beller() returns app_hidden.aanroep_start
 language plpgsql stable security definer set search_path = '' as $$
-declare
-  s app_hidden.aanroep_start;
-  wijzer text := current_setting('koers.aanroep', true);
+declare s app_hidden.aanroep_start;
 begin
-  if coalesce(wijzer, '') = '' then return s; end if;
-  select a.id, a.org_id, a.user_id, a.rol, a.sleutel_id, a.door, a.operatie into
+  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie into
          s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie
-  from app_private.aanroepen a
-  where a.org_id = split_part(wijzer, '/', 1)::uuid and a.id = split_part(wijzer, '/', 2)::uuid
-    and a.xid = pg_current_xact_id_if_assigned();
+  from app_hidden.bellers b
+  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
+    and b.wijzer = current_setting('koers.aanroep', true);
   return s;
 end
 $$;
 
--- Inlined wrappers (no SET clause, so the planner can inline them).
+-- The caller's organisation and member, for policies and operations. PL/pgSQL like beller():
+-- a SQL function holding a subquery is not inlined, and is planned anew at every query that
+-- calls it; these are called by every policy of every query.
 create function app_hidden.huidige_org() returns uuid
-language sql stable as $$ select (app_hidden.beller()).org_id $$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (select b.org from app_hidden.bellers b
+          where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
+            and b.wijzer = current_setting('koers.aanroep', true));
+end
+$$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
-language sql stable as $$ select (app_hidden.beller()).user_id $$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (select b.user_id from app_hidden.bellers b
+          where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
+            and b.wijzer = current_setting('koers.aanroep', true));
+end
+$$;
 
 -- Security-definer helpers that return an organisation's data answer only about the caller's
 -- own organisation. The app (CLI, workers) establishes a caller too (handelen_namens).
 create function app_hidden.eigen_org(_org uuid) returns boolean
-language sql stable as $$ select coalesce(_org = (app_hidden.beller()).org_id, false) $$;
+language sql stable as $$ select coalesce(_org = app_hidden.huidige_org(), false) $$;
+
+-- A member as every answer names one: {user_id, naam}; null for nobody, or for someone who is
+-- no member of the organisation. Answers only about the caller's organisation, like every
+-- security-definer helper; it is one for speed: answers name people in every row, and under
+-- RLS each look-up would also check the caller's organisation for both tables it reads.
+create function app_hidden.persoon(org uuid, u uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if u is null or not app_hidden.eigen_org(org) then return null; end if;
+  return (select jsonb_build_object('user_id', a.id, 'naam', a.naam)
+          from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+          where l.org_id = org and l.user_id = u);
+end
+$$;
+
+-- The registry's operations and the default rights of each role (app.operaties,
+-- app.rol_rechten) as constants: made from the reference data, which migrating writes before it
+-- applies db/ and which is part of the hash that decides whether db/ is applied again. A call
+-- reads them without touching a table: every table a call touches costs it a lock, and beyond
+-- sixteen of them those locks go through the lock manager that every backend shares.
+do $do$
+declare rijen text;
+begin
+  select string_agg(format('(%L, %L::boolean, %L::boolean, %L, %L, %L::boolean, %L::boolean, %L::jsonb)',
+                           o.naam, o.schrijft, o.twee_stappen, o.sectie, o.module, o.vereist_org, o.alleen_mcp,
+                           (select jsonb_object_agg(d.rol, d.recht) from app.rol_rechten d where d.operatie = o.naam)),
+                    ', ' order by o.naam)
+    into rijen from app.operaties o;
+  execute format($f$
+    create function app_hidden.operaties_vast()
+    returns table (naam text, schrijft boolean, twee_stappen boolean, sectie text, module text, vereist_org boolean,
+                   alleen_mcp boolean, rechten jsonb)
+    language sql immutable as
+    $b$ select * from (values %s) v (naam, schrijft, twee_stappen, sectie, module, vereist_org, alleen_mcp, rechten) $b$
+  $f$, coalesce(rijen, '(null::text, null::boolean, null::boolean, null::text, null::text, null::boolean, null::boolean, null::jsonb)'));
+end
+$do$;
 
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
@@ -42,7 +119,7 @@ begin
   return coalesce(
     (select r.recht from app.org_rechten r
      where r.org_id = _org and r.operatie = _operatie and r.rol = _rol),
-    (select r.recht from app.rol_rechten r where r.operatie = _operatie and r.rol = _rol),
+    (select o.rechten ->> _rol from app_hidden.operaties_vast() o where o.naam = _operatie),
     'geen');
 end
 $$;
@@ -56,35 +133,94 @@ begin
 end
 $$;
 
+-- The sections released in an organisation in which a role may read something (only _sectie,
+-- when given).
+create function app_hidden.zichtbare_secties(_org uuid, _rol text, _sectie text default null) returns text[]
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return coalesce((
+    select array_agg(s.sectie) from app.secties s
+    where s.org_id = _org and s.vrijgegeven and (_sectie is null or s.sectie = _sectie)
+      and exists (select from app_hidden.operaties_vast() o
+                  where o.sectie = s.sectie and not o.schrijft
+                    and coalesce((select r.recht from app.org_rechten r where r.org_id = _org and r.operatie = o.naam and r.rol = _rol),
+                                 o.rechten ->> _rol) <> 'geen')), '{}');
+end
+$$;
+
+-- The sections in which a role may read something by default, as constants (see
+-- operaties_vast). An organisation's own deviations (app.org_rechten) are not in it;
+-- aanroep_begin then asks zichtbare_secties.
+do $do$
+declare takken text;
+begin
+  select string_agg(format('when %L then %L::text[]', x.rol, x.secties), ' ' order by x.rol) into takken
+  from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
+        from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
+        where o.sectie is not null and not o.schrijft and r.value <> 'geen'
+        group by r.key) x;
+  execute format($f$
+    create function app_hidden.rol_secties(_rol text) returns text[] language sql immutable as
+    $b$ select case _rol %s else '{}'::text[] end $b$
+  $f$, coalesce(takken, ''));
+end
+$do$;
+
 -- Policy helper: the section is released in the caller's organisation and the caller's role
--- may read something in it.
+-- may read something in it. Read from the caller's row when the call worked it out.
 create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
-declare b app_hidden.aanroep_start := app_hidden.beller();
+declare b record;
 begin
-  return b.org_id is not null
-     and exists (select 1 from app.secties s
-                 where s.org_id = b.org_id and s.sectie = _sectie and s.vrijgegeven)
-     and exists (select 1 from app.operaties o
-                 where o.sectie = _sectie and not o.schrijft
-                   and app_hidden.recht(b.org_id, b.rol, o.naam) <> 'geen');
+  select x.org, x.rol, x.secties into b from app_hidden.bellers x
+  where x.pid = pg_backend_pid() and x.xid = pg_current_xact_id_if_assigned() and x.toegelaten
+    and x.wijzer = current_setting('koers.aanroep', true);
+  if b.org is null then return false; end if;
+  return _sectie = any (coalesce(b.secties, app_hidden.zichtbare_secties(b.org, b.rol, _sectie)));
 end
 $$;
 
 -- Credential resolvers, one per door: from what the door received to the member it acts for.
 -- They only resolve; the checks (revoked, organisation, door, section, role) are the same for
--- every door and live in app_hidden.aanroep_begin.
+-- every door and live in app_hidden.aanroep_begin, which runs them with its rights.
 
 -- REST: an API key (its SHA-256 hash) acts for the member who created it, in its organisation.
-create function app_hidden.beller_rest(_sleutel bytea, _gevraagde_org uuid,
-  out org_id uuid, out user_id uuid, out rol text, out sleutel_id uuid, out ingetrokken boolean)
-language plpgsql stable security definer set search_path = '' as $$
-begin
+create function app_hidden.beller_rest(_sleutel bytea, _gevraagde_org uuid)
+returns table (org_id uuid, user_id uuid, rol text, sleutel_id uuid, ingetrokken boolean)
+language sql stable as $$
   select sl.org_id, sl.user_id, l.rol, sl.id, sl.ingetrokken_op is not null or not l.actief
-    into org_id, user_id, rol, sleutel_id, ingetrokken
   from app_private.api_sleutels sl
   join app.lidmaatschappen l on l.org_id = sl.org_id and l.user_id = sl.user_id
-  where sl.hash = _sleutel;
+  where sl.hash = _sleutel
+$$;
+
+-- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
+-- For aanroep_begin and handelen_namens, which run it with their rights: the door itself
+-- cannot read or write the table.
+create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
+                                         _door text, _operatie text, _secties text[], _parameters jsonb,
+                                         _status integer, _fout_code text, _verzoek_id text)
+returns uuid language plpgsql volatile set search_path = '' as $$
+declare
+  id uuid := gen_random_uuid();
+  w text := coalesce(_org::text, '') || '/' || id;
+begin
+  -- The row of this backend exists after its first call: an update, else the first insert.
+  update app_hidden.bellers b
+  set xid = pg_current_xact_id(), wijzer = w, toegelaten = _toegelaten, aanroep_id = id, org = _org,
+      user_id = _user, rol = _rol, sleutel_id = _sleutel, door = _door, operatie = _operatie, secties = _secties,
+      parameters = _parameters, status = _status, fout_code = _fout_code, verzoek_id = _verzoek_id
+  where b.pid = pg_backend_pid();
+  if not found then
+    insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
+                                    secties, parameters, status, fout_code, verzoek_id)
+    values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
+            _secties, _parameters, _status, _fout_code, _verzoek_id);
+  end if;
+  if _toegelaten then
+    w := set_config('koers.aanroep', w, true);
+  end if;
+  return id;
 end
 $$;
 
@@ -122,8 +258,9 @@ end
 $$;
 
 -- Act as a member (or, with _user null, as the app itself) without a credential, exactly as a
--- door call would: a call-log row in this transaction that beller() accepts. For what the app
--- does on someone's behalf (the CLI, workers: door 'app') and for pgTAP. Granted to nobody.
+-- door call would: a caller row in this transaction that beller() accepts, and its call-log
+-- row. For what the app does on someone's behalf (the CLI, workers: door 'app') and for pgTAP.
+-- Granted to nobody.
 create function app_hidden.handelen_namens(_org uuid, _user uuid, _door text default 'app',
                                            _operatie text default 'test', _parameters jsonb default '{}')
 returns uuid language plpgsql volatile security definer set search_path = '' as $$
@@ -139,11 +276,11 @@ begin
   elsif not exists (select 1 from app.organisaties o where o.org_id = _org) then
     raise exception 'app_hidden.handelen_namens: organisatie % bestaat niet', _org;
   end if;
-  insert into app_private.aanroepen (org_id, xid, door, operatie, user_id, rol, parameters, status)
-  values (_org, pg_current_xact_id(), _door, _operatie, _user, lid_rol,
-          app_hidden.redigeren(_parameters), 200)
-  returning aanroepen.id into id;
-  perform set_config('koers.aanroep', _org || '/' || id, true);
+  id := app_hidden.beller_zetten(true, _org, _user, lid_rol, null, _door, _operatie,
+                                 app_hidden.zichtbare_secties(_org, lid_rol), app_hidden.redigeren(_parameters),
+                                 200, null, null);
+  insert into app_private.aanroepen (org_id, id, xid, door, operatie, user_id, rol, parameters, status)
+  values (_org, id, pg_current_xact_id(), _door, _operatie, _user, lid_rol, app_hidden.redigeren(_parameters), 200);
   return id;
 end
 $$;

@@ -1,6 +1,7 @@
--- The one statement every door call costs: api.aanroep resolves the caller, checks the three
--- conditions, runs the operation under RLS as the door role, applies the two-step rule for
--- writes, maps errors to fout codes and completes the call-log row.
+-- The one statement every door call costs: api.aanroep resolves the caller, counts the call
+-- against the rate limit, checks the three conditions, runs the operation under RLS as the door
+-- role, applies the two-step rule for writes, maps errors to fout codes and writes the call-log
+-- row (once, at the end).
 --
 -- A write operation's function performs the write and returns
 --   {"voorstel": {<field>: {"nu": .., "wordt": ..}}, "resultaat": {...}}.
@@ -12,127 +13,210 @@
 -- Two SQLSTATEs of our own: KOERS is a refusal (app_hidden.fout); KPROE ("proef", trial) is
 -- raised only to roll the trial run of a first call back, and never leaves this file.
 
-create function app_hidden.weiger(s app_hidden.aanroep_start, _code text, _bericht text,
-                                  _parameter text default null)
-returns app_hidden.aanroep_start language sql stable as $$
-  select s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie, s.schrijft,
-         (select f.status from app.foutcodes f where f.code = _code),
-         jsonb_strip_nulls(jsonb_build_object('code', _code, 'bericht', _bericht, 'parameter', _parameter)),
-         null::jsonb
-$$;
-
--- Resolves the caller with the door's resolver and decides whether the call may run, in the
--- interface's order: address, key, organisation, door on, section released, role allowed, read
--- only, input (app_hidden.invoer_controleren). Writes the call-log row (in the credential's
--- organisation, refused calls too) with the checked parameters, or the raw input of a refused
--- call cut short; either way redacted: a log never holds a secret.
-create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text,
-                                         _parameters jsonb, _voorfout jsonb)
-returns app_hidden.aanroep_start
+-- Resolves the caller with the door's resolver and decides whether the call may run: the rate
+-- limit first, then in the interface's order address, key, organisation, door on, section
+-- released, role allowed, read only, input (app_hidden.invoer_controleren). Records the call
+-- in this backend's caller row (app_hidden.bellers): for an admitted call that row is the
+-- caller the operation runs as; for any call it holds what its call-log row will say, so
+-- aanroep_einde writes that row from facts the door cannot forge. Parameters are stored as
+-- checked, or the raw input of a refused call cut short; either way redacted.
+--
+-- The rate limit counts every call: per key when the key is valid, else per client address
+-- (_adres). Limits come from the session (koers.limiet, koers.limiet_adres, koers.limiet_venster
+-- in seconds: the door's connection settings); without them nothing is counted. Counting is one
+-- statement on a row of this backend's own, so calls at once never wait for each other, and the
+-- count of a window is the sum over the backends of every instance on this database.
+create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text, _parameters jsonb,
+  _voorfout jsonb, _verzoek_id text, _adres text, _begonnen timestamptz,
+  out aanroep_id uuid, out operatie text, out schrijft boolean, out twee_stappen boolean,
+  out status integer, out fout jsonb, out invoer jsonb, out tempo jsonb)
 language plpgsql volatile security definer set search_path = '' as $$
 declare
-  s app_hidden.aanroep_start;
-  op app.operaties;
   k record;
-  kop app.koppelingen;
+  op record;
   gecontroleerd record;
+  weigering text;
+  bericht text;
+  parameter text;
   gevraagd text := case when jsonb_typeof(_parameters) = 'object' then lower(_parameters ->> 'org_id') end;
   gevraagd_id uuid := case when gevraagd ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
                            then gevraagd::uuid end;
+  limiet integer;
+  venster integer;
+  einde bigint;
+  geteld integer;
 begin
-  s.door := _door;
-  s.operatie := left(app_hidden.redigeren(_operatie), 200);
-  select * into op from app.operaties o
-  where o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
-    and to_regprocedure(format('api.%I(jsonb)', o.naam)) is not null;
-  s.schrijft := op.schrijft;
+  operatie := left(app_hidden.redigeren(_operatie), 200);
+  case _door
+    when 'rest' then select * into k from app_hidden.beller_rest(_sleutel, gevraagd_id);
+    when 'mcp' then select * into k from app_hidden.beller_mcp(_sleutel, gevraagd_id);
+    else select null::uuid as org_id, null::uuid as user_id, null::text as rol, null::uuid as sleutel_id,
+                null::boolean as ingetrokken into k;
+  end case;
 
-  if _sleutel is not null then
-    case _door
-      when 'rest' then select * into k from app_hidden.beller_rest(_sleutel, gevraagd_id);
-      when 'mcp' then select * into k from app_hidden.beller_mcp(_sleutel, gevraagd_id);
-      else null;
-    end case;
-    s.org_id := k.org_id;
-    s.user_id := k.user_id;
-    s.rol := k.rol;
-    s.sleutel_id := k.sleutel_id;
+  -- Everything the checks need, in one statement of key look-ups.
+  select o.naam,
+         -- An operation of the registry whose function is not built yet is an unknown address.
+         to_regproc('api.' || quote_ident(o.naam)) is not null as gebouwd,
+         o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, c.aan, c.alleen_lezen,
+         o.sectie is null or coalesce(x.vrijgegeven, false) as vrijgegeven, not coalesce(m.aan, true) as module_uit,
+         coalesce(r.recht, o.rechten ->> k.rol, 'geen') as recht,
+         -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
+         case when exists (select from app.org_rechten e where e.org_id = k.org_id and e.rol = k.rol)
+              then app_hidden.zichtbare_secties(k.org_id, k.rol)
+              else array(select v.sectie from app.secties v
+                         where v.org_id = k.org_id and v.vrijgegeven and v.sectie = any (app_hidden.rol_secties(k.rol))) end as secties
+    into op
+  from (select) leeg
+  left join app_hidden.operaties_vast() o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
+  left join app.koppelingen c on c.org_id = k.org_id and c.door = _door
+  left join app.secties x on x.org_id = k.org_id and x.sectie = o.sectie
+  left join app.modules m on m.org_id = k.org_id and m.module = o.module
+  left join app.org_rechten r on r.org_id = k.org_id and r.operatie = o.naam and r.rol = k.rol
+  limit 1;
+  schrijft := op.schrijft;
+  twee_stappen := op.twee_stappen;
+
+  limiet := nullif(current_setting(case when k.org_id is not null and not k.ingetrokken
+                                        then 'koers.limiet' else 'koers.limiet_adres' end, true), '')::integer;
+  if limiet is not null then
+    venster := coalesce(nullif(current_setting('koers.limiet_venster', true), '')::integer, 60);
+    -- Fixed windows: the current one ends at the next multiple of its length.
+    einde := (floor(extract(epoch from _begonnen) / venster)::bigint + 1) * venster;
+    with mijn as (
+      insert into app_private.tempo as t (wie, pid, tot, aantal)
+      values (case when k.org_id is not null and not k.ingetrokken then 'sleutel:' || k.sleutel_id
+                   else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 1)
+      on conflict (wie, pid) do update
+        set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+      returning t.wie, t.aantal)
+    select mijn.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                   where x.wie = mijn.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
+      into geteld from mijn;
+    tempo := jsonb_build_object('beleid', case when k.org_id is not null and not k.ingetrokken then 'sleutel' else 'adres' end,
+      'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
+    -- Counts of windows that have ended, now and then.
+    if geteld = 1 and random() < 0.01 then
+      delete from app_private.tempo t where t.tot < extract(epoch from _begonnen);
+    end if;
   end if;
-  select * into kop from app.koppelingen c where c.org_id = s.org_id and c.door = _door;
 
-  if _voorfout ->> 'code' in ('ongeldig_verzoek', 'headers_te_groot', 'methode_niet_toegestaan') then
+  if geteld > limiet then
+    weigering := 'te_veel_verzoeken';
+    bericht := format('Te veel verzoeken: hoogstens %s per %s seconden. Probeer het over %s seconden opnieuw.',
+                      limiet, venster, tempo ->> 't');
+  elsif _voorfout ->> 'code' in ('ongeldig_verzoek', 'headers_te_groot', 'methode_niet_toegestaan') then
     -- The request itself is unusable (malformed HTTP or URL, a method the address does not
     -- take): like an unknown address, refused before the key.
-    s := app_hidden.weiger(s, _voorfout ->> 'code', coalesce(_voorfout ->> 'bericht', 'Ongeldig verzoek.'),
-                           _voorfout ->> 'parameter');
-  elsif op.naam is null or _voorfout ->> 'code' = 'onbekend_endpoint' then
-    s := app_hidden.weiger(s, 'onbekend_endpoint',
-      'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.');
-  elsif s.org_id is null then
-    s := app_hidden.weiger(s, 'geen_sleutel',
-      'Stuur een geldige API-sleutel mee: Authorization: Bearer <sleutel>.');
+    weigering := _voorfout ->> 'code';
+    bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldig verzoek.');
+    parameter := _voorfout ->> 'parameter';
+  elsif not coalesce(op.gebouwd, false) or _voorfout ->> 'code' = 'onbekend_endpoint' then
+    weigering := 'onbekend_endpoint';
+    bericht := 'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.';
+  elsif k.org_id is null then
+    weigering := 'geen_sleutel';
+    bericht := 'Stuur een geldige API-sleutel mee: Authorization: Bearer <sleutel>.';
   elsif k.ingetrokken then
-    s := app_hidden.weiger(s, 'sleutel_ingetrokken', 'Deze API-sleutel is ingetrokken.');
-  elsif op.vereist_org and gevraagd_id is not null and gevraagd_id <> s.org_id then
-    s := app_hidden.weiger(s, 'verkeerde_organisatie',
-      'Deze sleutel hoort bij een andere organisatie dan org_id.', 'org_id');
-  elsif not coalesce(kop.aan, false) then
-    s := app_hidden.weiger(s, 'koppeling_uit',
-      'De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan onder Integraties.');
-  elsif op.sectie is not null and not exists (
-      select 1 from app.secties x where x.org_id = s.org_id and x.sectie = op.sectie and x.vrijgegeven) then
-    s := app_hidden.weiger(s, 'onderdeel_uit',
-      format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', op.sectie));
-  elsif exists (select 1 from app.modules m where m.org_id = s.org_id and m.module = op.module and not m.aan)
-     or app_hidden.recht(s.org_id, s.rol, op.naam) = 'geen' then
-    s := app_hidden.weiger(s, 'rol_mag_niet',
-      format('Met de rol %s mag je %s niet gebruiken.', s.rol, op.naam));
-  elsif op.schrijft and kop.alleen_lezen then
-    s := app_hidden.weiger(s, 'alleen_lezen',
-      'Deze koppeling staat op alleen lezen; schrijven kan niet.');
+    weigering := 'sleutel_ingetrokken';
+    bericht := 'Deze API-sleutel is ingetrokken.';
+  elsif op.vereist_org and gevraagd_id is not null and gevraagd_id <> k.org_id then
+    weigering := 'verkeerde_organisatie';
+    bericht := 'Deze sleutel hoort bij een andere organisatie dan org_id.';
+    parameter := 'org_id';
+  elsif not coalesce(op.aan, false) then
+    weigering := 'koppeling_uit';
+    bericht := 'De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan onder Integraties.';
+  elsif not op.vrijgegeven then
+    weigering := 'onderdeel_uit';
+    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', op.sectie);
+  elsif op.module_uit or op.recht = 'geen' then
+    weigering := 'rol_mag_niet';
+    bericht := format('Met de rol %s mag je %s niet gebruiken.', k.rol, op.naam);
+  elsif op.schrijft and op.alleen_lezen then
+    weigering := 'alleen_lezen';
+    bericht := 'Deze koppeling staat op alleen lezen; schrijven kan niet.';
   elsif _voorfout is not null then
-    s := app_hidden.weiger(s, coalesce(_voorfout ->> 'code', 'ongeldige_parameters'),
-      coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.'), _voorfout ->> 'parameter');
+    weigering := coalesce(_voorfout ->> 'code', 'ongeldige_parameters');
+    bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.');
+    parameter := _voorfout ->> 'parameter';
   else
-    select * into gecontroleerd from app_hidden.invoer_controleren(op.naam, _parameters);
+    gecontroleerd := app_hidden.invoer_controleren(op.naam, _parameters);
     if gecontroleerd.fout is not null then
-      s := app_hidden.weiger(s, 'ongeldige_parameters', gecontroleerd.fout ->> 'bericht', gecontroleerd.fout ->> 'parameter');
+      weigering := 'ongeldige_parameters';
+      bericht := gecontroleerd.fout ->> 'bericht';
+      parameter := gecontroleerd.fout ->> 'parameter';
     end if;
-    s.invoer := gecontroleerd.invoer;
+    invoer := gecontroleerd.invoer;
   end if;
 
-  if s.org_id is not null then
-    insert into app_private.aanroepen (org_id, xid, door, operatie, user_id, rol, sleutel_id, parameters)
-    values (s.org_id, pg_current_xact_id(), _door, s.operatie, s.user_id, s.rol, s.sleutel_id,
-            coalesce(case when s.invoer is not null then app_hidden.redigeren(s.invoer, 16384)
-                          else app_hidden.redigeren(_parameters) end, '{}'))
-    returning id into s.aanroep_id;
-    if s.fout is null then
-      perform set_config('koers.aanroep', s.org_id || '/' || s.aanroep_id, true);
-    end if;
+  if weigering is not null then
+    status := coalesce((select f.status from app.foutcodes f where f.code = weigering), 500);
+    fout := jsonb_strip_nulls(jsonb_build_object('code', weigering, 'bericht', bericht, 'parameter', parameter));
+    invoer := null;
+  elsif not op.schrijft or (op.twee_stappen and invoer ->> 'bevestigcode' is null) then
+    -- A read, or the first call of a write (its proposal), changes nothing: its log row and
+    -- code may be lost in a crash (the client asks again), so it need not wait for the WAL flush.
+    bericht := set_config('synchronous_commit', 'off', true);
   end if;
-  return s;
+  -- The caller of an admitted call; the log's facts of any call.
+  aanroep_id := app_hidden.beller_zetten(weigering is null, k.org_id,
+    case when k.org_id is not null then k.user_id end, case when k.org_id is not null then k.rol end,
+    case when k.org_id is not null then k.sleutel_id end, _door, operatie,
+    case when weigering is null then op.secties end,
+    coalesce(case when invoer is not null then app_hidden.redigeren(invoer, 16384) else app_hidden.redigeren(_parameters) end, '{}'),
+    status, weigering, _verzoek_id);
 end
 $$;
 
--- Completes the call-log row with the outcome; calls without organisation get their row here.
-create function app_hidden.aanroep_einde(s app_hidden.aanroep_start, _parameters jsonb,
-                                         _status integer, _fout_code text, _fout_detail text,
+-- Writes the call-log row of this backend's call from its caller row (in the organisation's
+-- log, or in aanroepen_zonder_org), with the outcome of an admitted call. Only the row of this
+-- very call, and only once: the log cannot be forged or rewritten from the door.
+create function app_hidden.aanroep_einde(_aanroep_id uuid, _status integer, _fout_code text, _fout_detail text,
                                          _begonnen timestamptz)
-returns void language plpgsql volatile security definer set search_path = '' as $$
+returns boolean language plpgsql volatile security definer set search_path = '' as $$
 declare duur numeric := round(extract(epoch from clock_timestamp() - _begonnen) * 1000, 3);
 begin
-  if s.aanroep_id is not null then
-    -- Only the unfinished row of this very transaction: the log cannot be rewritten.
-    update app_private.aanroepen a
-    set status = _status, fout_code = _fout_code, fout_detail = app_hidden.redigeren(_fout_detail), duur_ms = duur
-    where a.org_id = s.org_id and a.id = s.aanroep_id and a.xid = pg_current_xact_id() and a.status is null;
-  else
-    insert into app_private.aanroepen_zonder_org (door, operatie, parameters, status, fout_code, duur_ms)
-    values (s.door, s.operatie, coalesce(app_hidden.redigeren(_parameters), '{}'), _status, _fout_code, duur);
-  end if;
+  insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters,
+                                     status, fout_code, fout_detail, duur_ms, verzoek_id)
+  select b.org, b.aanroep_id, b.xid, _begonnen, b.door, b.operatie, b.user_id, b.rol, b.sleutel_id, b.parameters,
+         case when b.toegelaten then _status else b.status end, case when b.toegelaten then _fout_code else b.fout_code end,
+         case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id
+  from app_hidden.bellers b
+  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
+    and not exists (select from app_private.aanroepen a where a.org_id = b.org and a.id = b.aanroep_id);
+  if found then return true; end if;
+  insert into app_private.aanroepen_zonder_org (id, tijdstip, door, operatie, parameters, status, fout_code, duur_ms, verzoek_id)
+  select b.aanroep_id, _begonnen, b.door, b.operatie, b.parameters, b.status, b.fout_code, duur, b.verzoek_id
+  from app_hidden.bellers b
+  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is null
+    and not exists (select from app_private.aanroepen_zonder_org a where a.id = b.aanroep_id);
+  return found;
 end
 $$;
+
+-- Runs an operation by name: one CASE branch per registered operation (app.operaties, written
+-- before db/ is applied), so a call's operation is a plain function call with a cached plan,
+-- not a statement parsed and planned anew (EXECUTE) on every call. An operation not yet built
+-- is refused by aanroep_begin before it gets here.
+do $do$
+declare takken text;
+begin
+  select string_agg(format('    when %L then return api.%I(p);', o.naam, o.naam), E'\n' order by o.naam)
+    into takken from app.operaties o;
+  execute format($f$
+    create function app_hidden.uitvoeren(_operatie text, p jsonb) returns jsonb
+    language plpgsql volatile set search_path = '' as $b$
+    begin
+      case _operatie
+%s
+        else raise exception 'onbekende operatie %%', _operatie using errcode = '42883';
+      end case;
+    end
+    $b$
+  $f$, coalesce(takken, ''));
+end
+$do$;
 
 -- Codes belong to the running call's caller (app_hidden.beller), never to an argument.
 create function app_hidden.bevestiger() returns app_hidden.aanroep_start
@@ -214,12 +298,15 @@ begin
 end
 $$;
 
+-- The one statement of a door call. verzoek_id: the request id the door answers with;
+-- adres: the client's address (the rate limit of calls without a valid key). The answer is
+-- {"status": .., "body": .., "tempo": {beleid, q, w, r, t} when a rate limit applies}.
 create function api.aanroep(door text, sleutel bytea, operatie text, parameters jsonb,
-                            voorfout jsonb default null)
+                            voorfout jsonb default null, verzoek_id text default null, adres text default null)
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare
   begonnen timestamptz := clock_timestamp();
-  s app_hidden.aanroep_start;
+  s record;
   invoer jsonb;
   code text;
   uitvoer jsonb;
@@ -229,26 +316,24 @@ declare
   fout jsonb;
   detail text;
   st text; bericht text; fdetail text; hint text;
+  gelogd boolean;
 begin
-  s := app_hidden.aanroep_begin(door, sleutel, operatie, parameters, voorfout);
-  invoer := s.invoer - 'bevestigcode';
-  code := s.invoer ->> 'bevestigcode';
+  s := app_hidden.aanroep_begin(door, sleutel, operatie, parameters, voorfout, verzoek_id, adres, begonnen);
   if s.fout is not null then
     status := s.status;
     fout := s.fout;
   else
+    invoer := s.invoer - 'bevestigcode';
+    code := s.invoer ->> 'bevestigcode';
     begin
       if not s.schrijft then
-        -- A read's log row may be lost in a crash; it need not wait for the WAL flush.
-        perform set_config('synchronous_commit', 'off', true);
-        execute format('select api.%I($1)', s.operatie) into antwoord using invoer;
-      elsif not (select o.twee_stappen from app.operaties o where o.naam = s.operatie) then
+        antwoord := app_hidden.uitvoeren(s.operatie, invoer);
+      elsif not s.twee_stappen then
         -- A write that stores a proposal itself (strategie_bijwerken) runs at once.
-        execute format('select api.%I($1)', s.operatie) into uitvoer using invoer;
-        antwoord := uitvoer -> 'resultaat';
+        antwoord := app_hidden.uitvoeren(s.operatie, invoer) -> 'resultaat';
       elsif code is null then
         begin
-          execute format('select api.%I($1)', s.operatie) into uitvoer using invoer;
+          uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
           raise exception using errcode = 'KPROE';  -- roll the trial write back
         exception when sqlstate 'KPROE' then
           null;
@@ -259,7 +344,7 @@ begin
         if (ingenomen ->> 'gebruikt')::boolean then
           antwoord := ingenomen -> 'resultaat';
         else
-          execute format('select api.%I($1)', s.operatie) into uitvoer using invoer;
+          uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
           if uitvoer -> 'voorstel' is distinct from ingenomen -> 'voorstel' then
             perform app_hidden.ongeldig('bevestigcode',
               'De gegevens zijn veranderd sinds het voorstel. Vraag een nieuw voorstel aan.');
@@ -288,8 +373,9 @@ begin
       antwoord := null;
     end;
   end if;
-  perform app_hidden.aanroep_einde(s, parameters, status, fout ->> 'code', detail, begonnen);
+  gelogd := app_hidden.aanroep_einde(s.aanroep_id, status, fout ->> 'code', detail, begonnen);
   return jsonb_build_object('status', status,
-    'body', case when fout is null then antwoord else jsonb_build_object('fout', fout) end);
+    'body', case when fout is null then antwoord else jsonb_build_object('fout', fout) end)
+    || case when s.tempo is not null then jsonb_build_object('tempo', s.tempo) else '{}' end;
 end
 $$;

@@ -191,7 +191,7 @@ create function beheer.log(_org uuid, _limiet integer default 50) returns setof 
 language sql stable set search_path = '' as $$
   select jsonb_build_object('tijdstip', a.tijdstip, 'door', a.door, 'operatie', a.operatie,
     'user_id', a.user_id, 'sleutel_id', a.sleutel_id, 'parameters', a.parameters,
-    'status', a.status, 'fout_code', a.fout_code, 'duur_ms', a.duur_ms)
+    'status', a.status, 'fout_code', a.fout_code, 'duur_ms', a.duur_ms, 'verzoek_id', a.verzoek_id)
   from app_private.aanroepen a
   where a.org_id = _org and a.operatie <> 'test'
   order by a.tijdstip desc, a.id

@@ -82,6 +82,14 @@ language sql stable set search_path = '' as $$
   select user_id from app.lidmaatschappen where org_id = _org and rol = _rol order by aangemaakt_op limit 1
 $$;
 
+-- A person as answers show them ({user_id, naam}), read directly: app_hidden.persoon answers
+-- only a caller in that organisation.
+create function tests.persoon(_org uuid, _user uuid) returns jsonb
+language sql stable as $$
+  select jsonb_build_object('user_id', a.id, 'naam', a.naam)
+  from app.accounts a join app.lidmaatschappen l on l.user_id = a.id and l.org_id = _org where a.id = _user
+$$;
+
 -- Runs api.<operation>(p) as koers_door for the member with that role, as a door call would:
 -- the input checked against the registry's rules first (org_id added), then the operation under
 -- RLS. The role is reset afterwards (also when the call fails, with its subtransaction).

@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(50);
+select plan(58);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -44,9 +44,14 @@ select app_hidden.handelen_namens(:'alfa', :'lid');
 set local role koers_door;
 select throws_ok(format($$ select app_hidden.gebeurtenis(%L, 'taak.klaar', null, '{}') $$, :'beta'), '42501', null,
   'the door cannot forge an event');
--- A finished row of another organisation, handed to aanroep_einde: nothing changes.
-select app_hidden.aanroep_einde(row(:'beta_log'::uuid, :'beta'::uuid, null, null, null, 'rest', 'team', false, null, null, null)::app_hidden.aanroep_start,
-  '{}', 999, 'vervalst', null, now());
+-- aanroep_einde writes a call's row from the caller row of this backend's call: handed
+-- another organisation's row, or asked again for its own call (logged by handelen_namens),
+-- it writes nothing.
+select app_hidden.aanroep_einde(:'beta_log'::uuid, 999, 'vervalst', null, now());
+select app_hidden.aanroep_einde((app_hidden.beller()).aanroep_id, 999, 'vervalst', null, now());
+select throws_ok($$ insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, door, operatie, parameters)
+                    values (pg_backend_pid(), pg_current_xact_id(), 'x', true, gen_random_uuid(), null, 'rest', 'team', '{}') $$,
+  '42501', null, 'the door cannot write a caller row');
 reset role;
 select is((select count(*)::int from app_private.aanroepen where status = 999 or fout_code = 'vervalst'), 0,
   'the door cannot rewrite the call log');
@@ -154,6 +159,31 @@ select pg_temp.roep('team', jsonb_build_object('org_id', :'alfa', 'veel', repeat
   '{"code": "ongeldige_parameters", "bericht": "x", "parameter": "veel"}');
 select cmp_ok((select length(parameters::text) from app_private.aanroepen where org_id = :'alfa' order by tijdstip desc limit 1),
   '<=', 2100, 'raw input is stored cut short, at most about 2 kB per call');
+
+-- A refused call is logged, but is nobody's caller, even with the setting pointed at its row;
+-- the door cannot read the caller rows at all.
+update app_private.api_sleutels set ingetrokken_op = now() where hash = :'sleutel';
+set local role koers_door;
+select set_config('koers.aanroep', :'alfa' || '/' || b.aanroep_id, true)
+from app_hidden.aanroep_begin('rest', :'sleutel'::bytea, 'team', jsonb_build_object('org_id', :'alfa'), null, null, null, now()) b;
+select is(app_hidden.huidige_org(), null, 'a refused call is nobody''s caller, whatever the setting says');
+select throws_ok($$ select * from app_hidden.bellers $$, '42501', null, 'the door cannot read the caller rows');
+reset role;
+update app_private.api_sleutels set ingetrokken_op = null where hash = :'sleutel';
+select set_config('koers.aanroep', '', true);
+
+-- The rate limit counts in the same statement: per key, and per address without a valid key.
+select set_config('koers.limiet', '2', true), set_config('koers.limiet_adres', '1', true),
+       set_config('koers.limiet_venster', '1000000000', true);
+select is(array[pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{tempo,r}', pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{tempo,r}'],
+  array['1', '0'], 'each call says what is left of the limit');
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #> '{status}', '429', 'over the limit: 429');
+select is((select array[status::text, fout_code] from app_private.aanroepen where org_id = :'alfa' order by tijdstip desc limit 1),
+  array['429', 'te_veel_verzoeken'], 'logged like every refusal');
+select is((pg_temp.roep('wie_ben_ik', '{}') -> 'tempo') - 't',
+  '{"q": 1, "r": 0, "w": 1000000000, "beleid": "adres"}', 'a call without a key counts against its address');
+select is(pg_temp.roep('wie_ben_ik', '{}') #>> '{body,fout,code}', 'te_veel_verzoeken', 'and is refused past it');
+select set_config('koers.limiet', '', true), set_config('koers.limiet_adres', '', true);
 
 -- Retention trims the logs by age, in batches.
 select set_config('koers.nu', '2027-06-01T00:00:00Z', true);

@@ -48,7 +48,7 @@ select is(pg_temp.u('eigenaar') - 'personen' - 'totaal', '{"van": "2026-05-01", 
   'empty van and tot are this month');
 select is(pg_temp.u('eigenaar') -> 'totaal', '12.5', 'every hour of the month counts once');
 select is(pg_temp.van(pg_temp.u('eigenaar'), 'Eigenaar Uren BV'),
-  jsonb_build_object('persoon', app_hidden.persoon(:'org', :'eigenaar'), 'uren', 4.5, 'per_prioriteit', '[]'::jsonb,
+  jsonb_build_object('persoon', tests.persoon(:'org', :'eigenaar'), 'uren', 4.5, 'per_prioriteit', '[]'::jsonb,
     'per_project', jsonb_build_array(jsonb_build_object('id', :'website', 'titel', 'Website', 'uren', 3)), 'losse_taken', 1.5),
   'per person: total, per priority, per project and loose; the last day counts, the day after not');
 select is(pg_temp.van(pg_temp.u('eigenaar'), 'Lid Uren BV') - 'persoon',

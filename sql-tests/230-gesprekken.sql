@@ -40,7 +40,7 @@ select is(pg_temp.lijst(pg_temp.g('eigenaar')),
   'with access to Team the whole team, newest first');
 select is(pg_temp.g('eigenaar') -> 'hele_team', 'true', 'and the answer says so');
 select is((select x - 'id' from jsonb_array_elements(pg_temp.g('eigenaar') -> 'gesprekken') x where x ->> 'datum' = '2026-02-01'),
-  jsonb_build_object('wie', app_hidden.persoon(:'org', :'admin'), 'met', app_hidden.persoon(:'org', :'lid'),
+  jsonb_build_object('wie', tests.persoon(:'org', :'admin'), 'met', tests.persoon(:'org', :'lid'),
     'soort', 'functionering', 'datum', '2026-02-01', 'afgerond', true, 'eindclassificatie', 'A'),
   'who, with whom, soort, date, completed and classification; nothing else');
 select is(pg_temp.lijst(pg_temp.g('lid')), array['Lid/Eigenaar/2026-03-01', 'Admin/Lid/2026-02-01'],

@@ -44,7 +44,7 @@ select is(pg_temp.s('mt') -> 'sessienotities' -> 0,
   jsonb_build_object('id', :'april', 'datum', '2026-04-01', 'titel', 'Maandsessie', 'soort', 'maand', 'status', 'vastgesteld',
     'samenvatting', 'April', 'highlights', '["Groei"]'::jsonb, 'besluiten', '["Stoppen met X", "Nieuwe prijs"]'::jsonb, 'learnings', '[]'::jsonb,
     'actiepunten', jsonb_build_array(
-      jsonb_build_object('tekst', 'Bellen', 'eigenaar', app_hidden.persoon(:'org', :'lid'), 'deadline', '2026-05-01'),
+      jsonb_build_object('tekst', 'Bellen', 'eigenaar', tests.persoon(:'org', :'lid'), 'deadline', '2026-05-01'),
       jsonb_build_object('tekst', 'Mailen', 'eigenaar', null, 'deadline', null))),
   'date, soort, summary, highlights, decisions, learnings, action points in order with owner and deadline (may be empty)');
 select is(pg_temp.titels(pg_temp.s('lid', '{"aantal": 2}')), array['Maandsessie', 'Sessie 03-06'], 'aantal: so many sessions back');

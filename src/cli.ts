@@ -475,7 +475,8 @@ async function runCommand(args: string[]): Promise<void> {
         (await sql`select r from beheer.log(beheer.org(${org}), ${limit}) r`).map((x) => x.r));
       print(json, rows, rows.map((r) =>
         `${new Date(r.tijdstip).toISOString()}  ${r.door.padEnd(4)} ${String(r.status).padEnd(3)} ` +
-        `${(r.fout_code ?? "").padEnd(22)} ${r.operatie}  ${r.duur_ms ?? ""} ms`).join("\n") || "(no calls)");
+        `${(r.fout_code ?? "").padEnd(22)} ${r.operatie}  ${r.duur_ms ?? ""} ms${r.verzoek_id ? `  request ${r.verzoek_id}` : ""}`)
+        .join("\n") || "(no calls)");
       return;
     }
     case "mcp tokens": {

@@ -15,6 +15,11 @@ export interface Config {
   worker: boolean;
   workerConcurrency: number;
   bodyLimit: number;
+  /**
+   * Calls per window: per API key, and per client address for calls without a valid key
+   * (null: no limit). Counted in the database, so the limit holds across instances.
+   */
+  rateLimit: RateLimit;
   /** Days the logs are kept before the worker trims them. */
   retention: { logDays: number; anonymousDays: number; auditDays: number };
   /** Koers's public address (an origin): issuer and resource of the AI connection's sign-in. Null: where it listens. */
@@ -32,6 +37,8 @@ function origin(name: string, v: string): string {
   }
   return u.origin;
 }
+
+export interface RateLimit { perKey: number | null; perAddress: number | null; windowSeconds: number }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const v = env[name];
@@ -57,6 +64,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker: (env.KOERS_WORKER ?? "aan") !== "uit",
     workerConcurrency: wholeNumber(env, "KOERS_WORKER_CONCURRENCY", 2),
     bodyLimit: wholeNumber(env, "KOERS_BODY_LIMIT", 256 * 1024),
+    rateLimit: {
+      perKey: wholeNumber(env, "KOERS_RATE_LIMIT", 600) || null,
+      perAddress: wholeNumber(env, "KOERS_RATE_LIMIT_ADDRESS", 120) || null,
+      windowSeconds: Math.max(1, wholeNumber(env, "KOERS_RATE_WINDOW", 60)),
+    },
     retention: {
       logDays: wholeNumber(env, "KOERS_RETENTION_LOG_DAYS", 400),
       anonymousDays: wholeNumber(env, "KOERS_RETENTION_ANONYMOUS_DAYS", 30),

@@ -1,12 +1,14 @@
 // The REST door. Every request costs one SQL statement, api.aanroep, which resolves the key,
 // checks the three conditions and the input (against the registry's parameter rules), runs the
-// operation under RLS, applies the two-step rule and writes the call log. This layer only
-// parses HTTP.
+// operation under RLS, applies the two-step rule, counts the call against the rate limit and
+// writes the call log. This layer only parses HTTP, and sends what the database answered: the
+// body as PostgreSQL wrote it, the rate-limit fields, and on every answer X-Request-Id.
 //
 // Every answer that is not 200 carries a fout, also those Fastify and Node would give in their
 // own shape (bad URL, wrong method, unreadable body, malformed HTTP, headers too large), and
 // every refusal is logged through api.aanroep where a request could be read at all.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import crypto from "node:crypto";
 import type { Socket } from "node:net";
 import { restOperations as operations, restPath, httpMethod, type Operation } from "./registry.ts";
 import type { ErrorBody } from "./parameters.ts";
@@ -17,22 +19,65 @@ import { docsPage, DOCS_CSP } from "./docs-page.ts";
 import { addCors } from "./cors.ts";
 import type { Sql } from "./db/connection.ts";
 
-interface DoorResponse { status: number; body: unknown }
+/** The rate limit a call was counted against (draft-ietf-httpapi-ratelimit-headers-10 terms). */
+interface RateState { beleid: string; q: number; w: number; r: number; t: number }
+interface DoorResponse { status: number; body: unknown; tempo?: RateState }
+/** What the request adds to a call: its id (X-Request-Id) and the client's address. */
+export interface RequestInfo { id: string; address: string | undefined }
 
 const INTERNAL: ErrorBody = { code: "interne_fout", bericht: "Er ging iets mis aan onze kant. Probeer het later opnieuw." };
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /** One door call: api.aanroep, with an error found before the database (shape, size) if any. */
 export async function callDoor(sql: Sql, door: "rest" | "mcp", keyHash: Buffer | null, operation: string,
-                               parameters: unknown, earlyError: ErrorBody | null): Promise<DoorResponse> {
+                               parameters: unknown, earlyError: ErrorBody | null, request?: RequestInfo): Promise<DoorResponse> {
   const [row] = await sql`
     select api.aanroep(${door}, ${keyHash}, ${operation}, ${sql.json(parameters as never)},
-                       ${earlyError ? sql.json(earlyError as never) : null}) as r`;
+                       ${earlyError ? sql.json(earlyError as never) : null}, ${request?.id ?? null}, ${request?.address ?? null}) as r`;
   return row!.r as unknown as DoorResponse;
 }
 
-function send(reply: FastifyReply, a: DoorResponse) {
-  return reply.code(a.status).header("cache-control", "no-store").send(a.body);
+/** An answer of the REST door: the body as the bytes PostgreSQL sent. */
+interface TextResponse { status: number; body: Buffer | string; tempo: RateState | null }
+
+/**
+ * The same call for the REST door, with the body as the bytes of the text PostgreSQL made of
+ * it: sent as they are, not decoded, parsed into objects and serialised again.
+ */
+async function callDoorText(sql: Sql, keyHash: Buffer | null, operation: string, parameters: unknown,
+                            earlyError: ErrorBody | null, request: RequestInfo): Promise<TextResponse> {
+  const [row] = await sql`
+    select (r ->> 'status') as status, (r -> 'body')::text as body, (r -> 'tempo')::text as tempo
+    from api.aanroep('rest', ${keyHash}, ${operation}, ${sql.json(parameters as never)},
+                     ${earlyError ? sql.json(earlyError as never) : null}, ${request.id}, ${request.address ?? null}) r`.raw();
+  const [status, body, tempo] = row as unknown as [Buffer, Buffer, Buffer | null];
+  return { status: Number(status.toString()), body, tempo: tempo ? JSON.parse(tempo.toString()) : null };
 }
+
+/** A request id from the client is kept when it is sane: short, printable, and nothing like a key. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:@+=\/-]{0,127}$/;
+export function requestId(header: string | string[] | undefined): string {
+  return typeof header === "string" && SANE_REQUEST_ID.test(header) && !/koers_|bearer/i.test(header)
+    ? header : crypto.randomUUID();
+}
+
+/** RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers-10), Retry-After with a 429. */
+function rateHeaders(status: number, t: RateState | null | undefined): Record<string, string> {
+  if (!t) return {};
+  const h: Record<string, string> = {
+    "ratelimit-policy": `"${t.beleid}";q=${t.q};w=${t.w}`,
+    ratelimit: `"${t.beleid}";r=${t.r};t=${t.t}`,
+  };
+  if (status === 429) h["retry-after"] = String(Math.max(1, t.t));
+  return h;
+}
+
+function send(reply: FastifyReply, a: TextResponse) {
+  return reply.code(a.status).headers(rateHeaders(a.status, a.tempo))
+    .header("cache-control", "no-store").type(JSON_TYPE).send(a.body);
+}
+
+const requestOf = (req: FastifyRequest): RequestInfo => ({ id: req.id, address: req.ip });
 
 /** The path of a raw URL, %-decoded where it can be (shown through displayName: it may hold a NUL). */
 function pathOf(url: string): string {
@@ -41,19 +86,22 @@ function pathOf(url: string): string {
 }
 
 /** A refusal written straight to a socket, for errors where Node has no request to answer. */
-function rawAnswer(socket: Socket, a: DoorResponse) {
+function rawAnswer(socket: Socket, a: DoorResponse, id: string) {
   if (!socket.writable) return socket.destroy();
   const body = JSON.stringify(a.body);
-  const reason = a.status === 431 ? "Request Header Fields Too Large" : a.status === 500 ? "Internal Server Error" : "Bad Request";
+  const reason = a.status === 431 ? "Request Header Fields Too Large" : a.status === 429 ? "Too Many Requests"
+    : a.status === 500 ? "Internal Server Error" : "Bad Request";
+  const extra = Object.entries(rateHeaders(a.status, a.tempo)).map(([k, v]) => `${k}: ${v}\r\n`).join("");
   socket.end(`HTTP/1.1 ${a.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Request-Id: ${id}\r\n${extra}` +
+    `Connection: close\r\n\r\n${body}`);
 }
 
 export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: boolean }): FastifyInstance {
   const keyOf = (req: FastifyRequest) => parseApiKey(bearerToken(req.headers.authorization));
   const refuse = async (req: FastifyRequest, reply: FastifyReply, operation: string, error: ErrorBody) => {
     try {
-      return send(reply, await callDoor(sql, "rest", keyOf(req), operation, {}, error));
+      return send(reply.header("x-request-id", req.id), await callDoorText(sql, keyOf(req), operation, {}, error, requestOf(req)));
     } catch (e) {
       req.log.error(e);
       return reply.code(500).send({ fout: INTERNAL });
@@ -63,6 +111,8 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit,
+    // X-Request-Id: the client's when sane, else a new one; on every answer, in the call log.
+    genReqId: (req) => requestId(req.headers["x-request-id"]),
     // A malformed URL or %-escape in the path.
     frameworkErrors: (err, req, reply) => void refuse(req, reply, `${req.method} ${req.url.split("?")[0]!.slice(0, 200)}`,
       { code: "ongeldig_verzoek", bericht: err.code === "FST_ERR_BAD_URL"
@@ -76,18 +126,22 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
       const error: ErrorBody = err.code === "HPE_HEADER_OVERFLOW"
         ? { code: "headers_te_groot", bericht: "De headers van het verzoek zijn te groot." }
         : { code: "ongeldig_verzoek", bericht: "Dit is geen geldig HTTP-verzoek (of de methode bestaat niet)." };
-      callDoor(sql, "rest", null, "HTTP", {}, error)
-        .then((a) => rawAnswer(socket, a), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }));
+      const id = crypto.randomUUID();
+      callDoor(sql, "rest", null, "HTTP", {}, error, { id, address: socket.remoteAddress })
+        .then((a) => rawAnswer(socket, a, id), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }, id));
     },
   });
 
   // Node hands CONNECT (a proxy request) to this event, and closes the socket when nobody listens.
   app.server.on("connect", (req: { url?: string; headers: Record<string, string | string[] | undefined> }, socket: Socket) => {
     const key = parseApiKey(bearerToken(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined));
+    const id = requestId(req.headers["x-request-id"]);
     callDoor(sql, "rest", key, `CONNECT ${displayName(req.url ?? "")}`, {},
-      { code: "ongeldig_verzoek", bericht: "Koers is geen proxy: CONNECT kan niet." })
-      .then((a) => rawAnswer(socket, a), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }));
+      { code: "ongeldig_verzoek", bericht: "Koers is geen proxy: CONNECT kan niet." }, { id, address: socket.remoteAddress })
+      .then((a) => rawAnswer(socket, a, id), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }, id));
   });
+
+  app.addHook("onRequest", (req, reply, done) => { reply.header("x-request-id", req.id); done(); });
 
   // Bodies are read as bytes and interpreted by http-input.ts for every content type, so the
   // door, not a parser, decides what is accepted (JSON and form bodies) and how it is refused.
@@ -128,8 +182,8 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
       url: restPath(o),
       handler: async (req, reply) => {
         const input = readInput(o.writes, req.url, req.body as RawBody | undefined);
-        if (!input.ok) return send(reply, await callDoor(sql, "rest", keyOf(req), o.name, input.logged, input.error));
-        return send(reply, await runOperation(sql, o, req.headers.authorization, input.value));
+        return send(reply, await callDoorText(sql, keyOf(req), o.name, input.ok ? input.value : input.logged,
+                                              input.ok ? null : input.error, requestOf(req)));
       },
     });
   }

@@ -52,7 +52,7 @@ export async function start(config: Config = readConfig(), log: (line: string) =
   try {
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
     if (config.doorDatabaseUrl) await checkConnection(config.doorDatabaseUrl, "KOERS_DOOR_DATABASE_URL");
-    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur" });
+    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur", rateLimit: config.rateLimit });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     let listening = "";
     await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, allowedOrigins: config.allowedOrigins });

@@ -6,9 +6,20 @@ import postgres from "postgres";
 
 export type Sql = postgres.Sql<Record<string, never>>;
 
-/** Startup parameters every connection sends: the test clock, when set. */
-export function sessionSettings(now: string | null): Record<string, string> {
-  return now ? { "koers.nu": now } : {};
+/** The rate limits a door's connection counts calls against (api.aanroep reads them). */
+export interface SessionRateLimit { perKey: number | null; perAddress: number | null; windowSeconds: number }
+
+/**
+ * Startup parameters every connection sends: the test clock, when set, and for a door's
+ * connection its rate limits (a limit not set is not counted).
+ */
+export function sessionSettings(now: string | null, rateLimit?: SessionRateLimit): Record<string, string> {
+  return {
+    ...(now ? { "koers.nu": now } : {}),
+    ...(rateLimit?.perKey ? { "koers.limiet": String(rateLimit.perKey) } : {}),
+    ...(rateLimit?.perAddress ? { "koers.limiet_adres": String(rateLimit.perAddress) } : {}),
+    ...(rateLimit ? { "koers.limiet_venster": String(rateLimit.windowSeconds) } : {}),
+  };
 }
 
 /**
@@ -90,10 +101,15 @@ export async function checkConnection(url: string, setting: string): Promise<voi
   }
 }
 
-export function connect(url: string, options: { now: string | null; max?: number; name: string }): Sql {
+/**
+ * A pool. Statements are prepared once per connection (postgres.js names them), so a door call
+ * is parsed and planned by PostgreSQL once per connection, not per request.
+ */
+export function connect(url: string, options: { now: string | null; max?: number; name: string; rateLimit?: SessionRateLimit }): Sql {
   return postgres(url, {
     max: options.max ?? 10,
-    connection: { application_name: options.name, ...sessionSettings(options.now) },
+    prepare: true,
+    connection: { application_name: options.name, ...sessionSettings(options.now, options.rateLimit) },
     onnotice: () => {},
   }) as unknown as Sql;
 }

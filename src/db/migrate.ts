@@ -57,27 +57,30 @@ export async function ensureDoorRole(adminUrl: string): Promise<string> {
     // Koers before 0.2 let koers_door itself log in, with a password one database could reset
     // under another; now it never logs in.
     if (group!.rolcanlogin) await sql.unsafe("alter role koers_door nologin password null");
-    await sql`insert into app_private.instellingen (sleutel, waarde)
-              values (${doorSecretKey}, ${crypto.randomBytes(32).toString("base64url")})
-              on conflict (sleutel) do nothing`;
-    const [{ db, secret }] = await sql`select current_database() as db,
-      (select waarde from app_private.instellingen where sleutel = ${doorSecretKey}) as secret` as
-      unknown as [{ db: string; secret: string }];
-    const role = doorRoleName(db);
-    const password = doorPassword(secret, role);
-    // Instances starting together would change the same role row at once ("tuple concurrently
-    // updated"): one at a time. Role statements take no parameters; the name is hex and the
-    // password base64url, so quoting them is safe.
-    await sql.begin(async (tx) => {
+    const { role, password } = await sql.begin(async (tx) => {
+      // Instances of one database started together change the same role: one at a time (two
+      // ALTER ROLEs at once fail with "tuple concurrently updated").
       await tx`select pg_advisory_xact_lock(hashtext('koers:door-role'))`;
+      await tx`insert into app_private.instellingen (sleutel, waarde)
+                values (${doorSecretKey}, ${crypto.randomBytes(32).toString("base64url")})
+                on conflict (sleutel) do nothing`;
+      const [{ db, secret }] = await tx`select current_database() as db,
+        (select waarde from app_private.instellingen where sleutel = ${doorSecretKey}) as secret` as
+        unknown as [{ db: string; secret: string }];
+      const role = doorRoleName(db);
+      const password = doorPassword(secret, role);
+      // Role statements take no parameters; the name is hex and the password base64url, so
+      // quoting them is safe.
       await tx.unsafe(`do $$ begin
         if not exists (select 1 from pg_roles where rolname = '${role}') then
           create role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication;
         end if;
+      exception when duplicate_object or unique_violation then null; -- a parallel start won
       end $$`);
       await tx.unsafe(`alter role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication
                        password '${password}'`);
       await tx.unsafe(`grant koers_door to ${role}`);
+      return { role, password };
     });
     const u = new URL(adminUrl);
     u.username = role;
@@ -103,7 +106,7 @@ export async function migrate(adminUrl: string, options: MigrateOptions = {}): P
     direction: "up",
     migrationsTable: "pgmigrations",
     checkOrder: true,
-    // Several instances (or a CLI command beside the service) may migrate at once: wait.
+    // Instances started together: the second waits for the first instead of failing.
     advisoryLockMode: "wait",
     log: () => {},
     logger: { debug: () => {}, info: () => {}, warn: (m: string) => log(m), error: (m: string) => log(m) },

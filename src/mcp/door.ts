@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createMcpHandler, Server, type CallToolResult } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { bearerToken } from "../api-key.ts";
-import { callDoor } from "../rest.ts";
+import { callDoor, type RequestInfo } from "../rest.ts";
 import { checkStorable, tooDeep, MAX_DEPTH } from "../http-input.ts";
 import type { ErrorBody } from "../parameters.ts";
 import type { Sql } from "../db/connection.ts";
@@ -33,11 +33,13 @@ function buildServer(sql: Sql): Server {
   server.setRequestHandler("tools/list", async () => ({ tools: tools as never }));
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const credential = ctx.http?.authInfo?.extra?.credential as Buffer | undefined;
+    // The HTTP request's id (X-Request-Id) and client address, for the log and the rate limit.
+    const http = ctx.http?.authInfo?.extra?.request as RequestInfo | undefined;
     // The same transport checks as the REST door: no NUL or lone surrogate reaches jsonb.
     const args = checkStorable((request.params.arguments ?? {}) as Record<string, unknown>);
     const a = args.ok
-      ? await callDoor(sql, "mcp", credential ?? null, request.params.name, args.value, null)
-      : await callDoor(sql, "mcp", credential ?? null, request.params.name, args.logged, args.error);
+      ? await callDoor(sql, "mcp", credential ?? null, request.params.name, args.value, null, http)
+      : await callDoor(sql, "mcp", credential ?? null, request.params.name, args.logged, args.error, http);
     const body = a.body as Record<string, unknown>;
     return {
       content: [{ type: "text", text: JSON.stringify(body) }],
@@ -85,7 +87,8 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
     let answer = fout;
     if (status === 401 && body?.method === "tools/call" && typeof body.params?.name === "string") {
       // The database decides the code (and logs it); the message is the AI door's.
-      const logged = await callDoor(sql, "mcp", credential, body.params.name, body.params.arguments ?? {}, null);
+      const logged = await callDoor(sql, "mcp", credential, body.params.name, body.params.arguments ?? {}, null,
+        { id: req.id, address: req.ip });
       const code = (logged.body as { fout?: ErrorBody }).fout?.code;
       if (logged.status === 401 && code && UNAUTHORIZED[code]) answer = { code, bericht: UNAUTHORIZED[code].bericht };
     }
@@ -149,7 +152,8 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
         }
         for (const [k, v] of Object.entries(corsHeaders(req))) reply.raw.setHeader(k, v);
         reply.hijack();
-        await node(Object.assign(req.raw, { auth: checked.auth }), reply.raw, req.body);
+        const auth = { ...checked.auth!, extra: { ...checked.auth!.extra, request: { id: req.id, address: req.ip } satisfies RequestInfo } };
+        await node(Object.assign(req.raw, { auth }), reply.raw, req.body);
       },
     });
   });

@@ -1,0 +1,419 @@
+// `npm run bench`: what a door call costs, side by side with a bare route, on a generated data
+// set; every figure printed next to its target. See bench/README.md.
+//
+//   npm run bench                                   persistent cluster in bench/.data (BENCH_DATA_DIR)
+//   BENCH_DATABASE_URL=postgres://... npm run bench  a server of your choice (database koers_bench)
+//   BENCH_ROUNDS=7 BENCH_ROUND_MS=3000 BENCH_SOAK_MS=60000 npm run bench
+//   BENCH_ONLY=door,cpu,rls,write,soak npm run bench  some parts only
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { migrate } from "../src/db/migrate.ts";
+import { createApiKey } from "../src/api-key.ts";
+import { initCluster, startServer, type Server } from "../src/db/cluster.ts";
+import { findBinDir, freePort } from "../test/cluster.ts";
+import { ensureDataset, BIG_ORG, ORGS, PEOPLE, BIG_TASKS } from "./dataset.ts";
+import { run, percentile, Connection, type RunResult } from "./load.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3000);
+const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
+const SOAK_CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 50);
+const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,soak").split(","));
+
+const log = (line: string) => console.log(line);
+const loadAverage = () => os.loadavg()[0]!.toFixed(2);
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Figure { name: string; value: string; target: string; ok: boolean; note?: string }
+const figures: Figure[] = [];
+function figure(f: Figure) {
+  figures.push(f);
+  log(`  ${f.ok ? "ok  " : "MISS"} ${f.name.padEnd(58)} ${f.value.padStart(14)}   target ${f.target}${f.note ? `   (${f.note})` : ""}`);
+}
+
+// The database server --------------------------------------------------------------------
+async function server(): Promise<{ url: (db: string) => string; stop(): Promise<void> }> {
+  if (process.env.BENCH_DATABASE_URL) {
+    const base = new URL(process.env.BENCH_DATABASE_URL);
+    return { url: (db) => { const u = new URL(base); u.pathname = `/${db}`; return u.toString(); }, stop: async () => {} };
+  }
+  const dir = path.resolve(process.env.BENCH_DATA_DIR ?? path.join(root, "bench/.data"));
+  const binDir = findBinDir();
+  const bin = { initdb: path.join(binDir, "initdb"), postgres: path.join(binDir, "postgres") };
+  const passwordFile = path.join(dir, "password");
+  if (!fs.existsSync(path.join(dir, "data/PG_VERSION"))) {
+    log(`creating a PostgreSQL cluster in ${dir} (kept for the next run)`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chmodSync(dir, 0o755);
+    fs.writeFileSync(passwordFile, crypto.randomBytes(18).toString("base64url"), { mode: 0o600 });
+    initCluster(bin, path.join(dir, "data"), fs.readFileSync(passwordFile, "utf8"));
+  }
+  const s: Server = await startServer(bin, path.join(dir, "data"),
+    { port: await freePort(), password: fs.readFileSync(passwordFile, "utf8"), logPath: path.join(dir, "postgres.log") });
+  return s;
+}
+
+// Processes ----------------------------------------------------------------------------------
+async function spawnService(label: string, args: string[], env: NodeJS.ProcessEnv, readyLine: RegExp): Promise<{ proc: ChildProcess; address: string }> {
+  const proc = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const address = await new Promise<string>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d;
+      const m = readyLine.exec(output);
+      if (m) resolve(m[1]!);
+    };
+    proc.stdout!.on("data", onData);
+    proc.stderr!.on("data", (d) => { output += d; });
+    proc.once("exit", (code) => reject(new Error(`${label} exited (${code}): ${output.slice(-2000)}`)));
+    setTimeout(() => reject(new Error(`${label} did not start: ${output.slice(-2000)}`)), 120_000);
+  });
+  proc.stdout!.resume();
+  proc.stderr!.on("data", (d) => process.stderr.write(`${label}: ${d}`));
+  return { proc, address };
+}
+
+async function stopProcess(proc: ChildProcess) {
+  if (proc.exitCode !== null) return;
+  const exited = new Promise((r) => proc.once("exit", r));
+  proc.kill("SIGTERM");
+  await Promise.race([exited, sleep(10_000)]);
+  if (proc.exitCode === null) proc.kill("SIGKILL");
+}
+
+/** CPU time (user + system) of a process in microseconds (Linux, clock ticks of 10 ms). */
+function cpuUs(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(")")[1]!.trim().split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU of every child of the postmaster (backends, WAL writer, ...). */
+function postgresCpuUs(postmaster: number): number {
+  let total = 0;
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${d}/stat`, "utf8").split(")")[1]!.trim().split(" ");
+      if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) * 10_000;
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+/** The resident memory of a process in MB (Linux). */
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+// Comparing answers --------------------------------------------------------------------------
+/** Equal JSON, numbers within 0.2 (the elapsed share moves while the two are asked). */
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 0.2;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a).sort(), kb = Object.keys(b).sort();
+    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same((a as never)[k], (b as never)[k]));
+  }
+  return a === b;
+}
+
+function quarterLabel(d: string) { const [y, m] = d.split("-").map(Number); return `Q${Math.floor((m! - 1) / 3) + 1}-${y}`; }
+
+// Main -------------------------------------------------------------------------------------------
+const srv = await server();
+const processes: ChildProcess[] = [];
+let rssMax = 0;
+let rssTimer: NodeJS.Timeout | undefined;
+try {
+  const admin0 = postgres(srv.url("postgres"), { max: 1, onnotice: () => {} });
+  const [exists] = await admin0`select 1 from pg_database where datname = 'koers_bench'`;
+  if (!exists) await admin0.unsafe("create database koers_bench");
+  const [{ version }] = await admin0`select current_setting('server_version') as version` as unknown as [{ version: string }];
+  await admin0.end();
+  const adminUrl = srv.url("koers_bench");
+  log("migrating koers_bench");
+  await migrate(adminUrl);
+  const sql = postgres(adminUrl, { max: 2, onnotice: () => {} });
+  log(`data set: ${ORGS} organisations of ${PEOPLE} people; ${BIG_ORG} with ${BIG_TASKS} tasks (generated once, then reused)`);
+  const ds = await ensureDataset(sql, log);
+  const k = createApiKey();
+  const [{ r: key }] = await sql`select beheer.sleutel_aanmaken(${ds.org}, ${ds.members[0]!}, ${k.hash}, ${k.hint}) as r` as unknown as [{ r: { key_id: string } }];
+  const auth = { authorization: `Bearer ${k.key}` };
+  const kwartaal = quarterLabel(ds.quarter), vorigKwartaal = quarterLabel(ds.previousQuarter);
+
+  const port = await freePort();
+  const service = await spawnService("service", ["src/main.ts"], {
+    DATABASE_URL: adminUrl, PORT: String(port), HOST: "127.0.0.1", KOERS_WORKER: "aan",
+    KOERS_RATE_LIMIT: "100000000", KOERS_RATE_LIMIT_ADDRESS: "100000000", KOERS_NOW: "",
+  }, /serving on (http:\/\/\S+?)[ ,(]/);
+  processes.push(service.proc);
+  const bare = await spawnService("bare", ["bench/bare.ts"], { BARE_DATABASE_URL: adminUrl, BARE_PORT: "0" }, /serving on (http:\/\/\S+)/);
+  processes.push(bare.proc);
+  rssTimer = setInterval(() => { rssMax = Math.max(rssMax, rssMb(service.proc.pid!) || 0); }, 250);
+  const [{ pid: backend }] = await sql`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
+  const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(")")[1]!.trim().split(" ")[1]);
+  /** CPU per request of each process of a round: the service (or bare route), the client, PostgreSQL. */
+  const measured = async (serverPid: number, work: () => Promise<RunResult>) => {
+    const s0 = cpuUs(serverPid), c0 = process.cpuUsage(), p0 = postgresCpuUs(postmaster);
+    const r = await work();
+    const c1 = process.cpuUsage(c0);
+    return { ...r, cpu: { node: (cpuUs(serverPid) - s0) / r.count, client: (c1.user + c1.system) / r.count, pg: (postgresCpuUs(postmaster) - p0) / r.count } };
+  };
+  const servicePort = Number(new URL(service.address).port);
+  const barePort = Number(new URL(bare.address).port);
+  log(`PostgreSQL ${version}; service ${service.address} (pid ${service.proc.pid}), bare route ${bare.address}; ` +
+      `${os.cpus().length} cores, load average ${loadAverage()}`);
+
+  const q = (o: Record<string, string | number>) => new URLSearchParams(Object.entries(o).map(([a, b]) => [a, String(b)])).toString();
+  const reads = [
+    { name: "wie_ben_ik", door: `/api/v1/wie-ben-ik`, bare: `/wie-ben-ik?${q({ org_id: ds.org, user_id: ds.members[0]!, key_id: key.key_id })}` },
+    { name: "team", door: `/api/v1/team?${q({ org_id: ds.org })}`, bare: `/team?${q({ org_id: ds.org })}` },
+    { name: "taken (nummer)", door: `/api/v1/taken?${q({ org_id: ds.org, nummer: ds.taskNumber })}`, bare: `/taken?${q({ org_id: ds.org, nummer: ds.taskNumber })}` },
+    { name: "prioriteiten", door: `/api/v1/prioriteiten?${q({ org_id: ds.org, kwartaal })}`, bare: `/prioriteiten?${q({ org_id: ds.org, kwartaal: ds.quarter })}` },
+    { name: "kpi_scorebord", door: `/api/v1/kpi-scorebord?${q({ org_id: ds.org, kwartaal: vorigKwartaal })}`,
+      bare: `/kpi-scorebord?${q({ org_id: ds.org, kwartaal: ds.previousQuarter })}` },
+  ];
+
+  // The bare route must answer what the door answers.
+  const probe = new Connection("127.0.0.1", servicePort), probeBare = new Connection("127.0.0.1", barePort);
+  const owned = { door: `/api/v1/taken?${q({ org_id: ds.org, eigenaar_user_id: ds.owner })}`, bare: `/taken?${q({ org_id: ds.org, eigenaar_user_id: ds.owner })}` };
+  for (const r of [...reads, { name: "taken (one owner)", ...owned }]) {
+    const a = await probe.request("GET", r.door, auth), b = await probeBare.request("GET", r.bare);
+    if (a.status !== 200 || b.status !== 200 || !same(JSON.parse(a.body), JSON.parse(b.body))) {
+      throw new Error(`the bare route does not answer what the door answers for ${r.name}:\n door ${a.status} ${a.body.slice(0, 600)}\n bare ${b.status} ${b.body.slice(0, 600)}`);
+    }
+    log(`  ${r.name}: door and bare route give the same answer (${a.body.length} bytes)`);
+  }
+  probe.close(); probeBare.close();
+
+  // 1. Door against bare route, interleaved rounds --------------------------------------------
+  const readResults = new Map<string, { door: RunResult[]; bare: RunResult[] }>();
+  if (ONLY.has("door")) {
+    log(`\n1. Door against bare route: ${CLIENTS} clients, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s each (load average ${loadAverage()})`);
+    for (const r of reads) {
+      type Measured = RunResult & { cpu: { node: number; client: number; pg: number } };
+      const res = { door: [] as Measured[], bare: [] as Measured[] };
+      // Warm both up, then alternate which goes first.
+      await run("127.0.0.1", servicePort, CLIENTS, 500, () => ({ method: "GET", path: r.door, headers: auth }));
+      await run("127.0.0.1", barePort, CLIENTS, 500, () => ({ method: "GET", path: r.bare }));
+      for (let i = 0; i < ROUNDS; i++) {
+        const doorFirst = i % 2 === 0;
+        for (const side of doorFirst ? ["door", "bare"] as const : ["bare", "door"] as const) {
+          const x = side === "door"
+            ? await measured(service.proc.pid!, () => run("127.0.0.1", servicePort, CLIENTS, ROUND_MS, () => ({ method: "GET", path: r.door, headers: auth })))
+            : await measured(bare.proc.pid!, () => run("127.0.0.1", barePort, CLIENTS, ROUND_MS, () => ({ method: "GET", path: r.bare })));
+          if (x.errors) throw new Error(`${side} ${r.name}: ${x.errors} errors, first: ${x.firstError}`);
+          res[side].push(x);
+        }
+      }
+      readResults.set(r.name, res);
+      const d = median(res.door.map((x) => x.perSecond)), b = median(res.bare.map((x) => x.perSecond));
+      const p50 = median(res.door.map((x) => percentile(x.latencies, 0.5)));
+      const cpu = (xs: Measured[]) => `node ${median(xs.map((x) => x.cpu.node)).toFixed(0)} + PostgreSQL ${median(xs.map((x) => x.cpu.pg)).toFixed(0)}` +
+        ` + client ${median(xs.map((x) => x.cpu.client)).toFixed(0)} us`;
+      figure({ name: `door/bare ${r.name}`, value: `${(100 * d / b).toFixed(0)}%`, target: ">= 75%", ok: d / b >= 0.75,
+               note: `door ${d.toFixed(0)}/s p50 ${p50.toFixed(2)} ms, bare ${b.toFixed(0)}/s, load ${loadAverage()}` });
+      log(`       CPU per request: door ${cpu(res.door)}; bare ${cpu(res.bare)}`);
+    }
+  }
+
+  // 1b. The database's side alone: CPU time of one backend per statement ------------------------
+  if (ONLY.has("cpu")) {
+    log(`\n1b. PostgreSQL CPU per statement on one connection (no HTTP, no concurrency; robust on a busy machine): ` +
+        `api.aanroep as the door role against the bare query as the superuser (load average ${loadAverage()})`);
+    const { doorUrl } = await import("../src/db/connection.ts");
+    const { parseApiKey } = await import("../src/api-key.ts");
+    const q = await import("./bare-queries.ts");
+    const hash = parseApiKey(k.key)!;
+    const doorSql = postgres(await doorUrl(adminUrl), { max: 1, onnotice: () => {} });
+    const bareSql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    const pidOf = async (c: postgres.Sql) => Number((await c`select pg_backend_pid() as p`)[0]!.p);
+    const [doorPid, barePid] = [await pidOf(doorSql), await pidOf(bareSql)];
+    const cases: { name: string; door: () => Promise<unknown>; bare: () => Promise<unknown> }[] = [
+      { name: "wie_ben_ik", door: () => doorSql`select api.aanroep('rest', ${hash}, 'wie_ben_ik', ${doorSql.json({})}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.wieBenIk, [ds.org, ds.members[0]!, key.key_id], { prepare: true }) },
+      { name: "team", door: () => doorSql`select api.aanroep('rest', ${hash}, 'team', ${doorSql.json({ org_id: ds.org })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.team, [ds.org], { prepare: true }) },
+      { name: "taken (nummer)", door: () => doorSql`select api.aanroep('rest', ${hash}, 'taken', ${doorSql.json({ org_id: ds.org, nummer: ds.taskNumber })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.takenNummer, [ds.org, ds.taskNumber], { prepare: true }) },
+      { name: "prioriteiten", door: () => doorSql`select api.aanroep('rest', ${hash}, 'prioriteiten', ${doorSql.json({ org_id: ds.org, kwartaal })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.prioriteiten, [ds.org, ds.quarter], { prepare: true }) },
+      { name: "kpi_scorebord", door: () => doorSql`select api.aanroep('rest', ${hash}, 'kpi_scorebord', ${doorSql.json({ org_id: ds.org, kwartaal: vorigKwartaal })}, null, 'cpu', '127.0.0.1')`,
+        bare: () => bareSql.unsafe(q.kpiScorebord, [ds.org, ds.previousQuarter], { prepare: true }) },
+    ];
+    const perCall = async (pid: number, work: () => Promise<unknown>, ms: number) => {
+      const c0 = cpuUs(pid), end = performance.now() + ms;
+      let n = 0;
+      while (performance.now() < end) { await work(); n++; }
+      return (cpuUs(pid) - c0) / n;
+    };
+    for (const c of cases) {
+      await perCall(doorPid, c.door, 300); await perCall(barePid, c.bare, 300);
+      const d: number[] = [], b: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) { d.push(await perCall(doorPid, c.door, 1000)); b.push(await perCall(barePid, c.bare, 1000)); }
+      log(`       ${c.name.padEnd(16)} door ${median(d).toFixed(0).padStart(6)} us   bare ${median(b).toFixed(0).padStart(6)} us   ` +
+          `bare/door ${(100 * median(b) / median(d)).toFixed(0)}%`);
+    }
+    await doorSql.end(); await bareSql.end();
+  }
+
+  // 2. RLS lists against the same query without RLS, in SQL -----------------------------------
+  if (ONLY.has("rls")) {
+    log(`\n2. RLS lists: the operation as koers_door (RLS) against the same function as the superuser (no RLS), ` +
+        `${ROUNDS} interleaved rounds (load average ${loadAverage()})`);
+    await sql.unsafe(`
+      create or replace function bench.tijd(_op text, _p jsonb, _n int, _rls boolean, _org uuid, _user uuid) returns numeric
+      language plpgsql as $$
+      declare
+        t0 timestamptz;
+        r jsonb;
+        p jsonb := (select c.invoer from app_hidden.invoer_controleren(_op, _p) c);
+      begin
+        perform app_hidden.handelen_namens(_org, _user, 'rest', _op, '{}');
+        if _rls then set local role koers_door; end if;
+        t0 := clock_timestamp();
+        for i in 1.._n loop
+          case _op
+            when 'prioriteiten' then r := api.prioriteiten(p);
+            when 'kpi_scorebord' then r := api.kpi_scorebord(p);
+            when 'taken' then r := api.taken(p);
+          end case;
+        end loop;
+        reset role;
+        return extract(epoch from clock_timestamp() - t0) * 1000000 / _n;
+      end $$`);
+    const lists = [
+      { name: "prioriteiten", op: "prioriteiten", p: { org_id: ds.org, kwartaal } },
+      { name: "kpi_scorebord", op: "kpi_scorebord", p: { org_id: ds.org, kwartaal: vorigKwartaal } },
+      { name: "taken (one owner)", op: "taken", p: { org_id: ds.org, eigenaar_user_id: ds.owner } },
+    ];
+    for (const l of lists) {
+      let n = 1;
+      const time = async (rls: boolean) => Number((await sql.begin(async (tx) =>
+        tx`select bench.tijd(${l.op}, ${tx.json(l.p)}, ${n}, ${rls}, ${ds.org}, ${ds.members[0]!}) as us`))[0]!.us);
+      // Rounds of about half a second each.
+      n = Math.max(3, Math.ceil(500_000 / Math.min(await time(true), await time(false))));
+      const withRls: number[] = [], without: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        if (i % 2) { without.push(await time(false)); withRls.push(await time(true)); }
+        else { withRls.push(await time(true)); without.push(await time(false)); }
+      }
+      const a = median(withRls), b = median(without);
+      figure({ name: `RLS list ${l.name}: no-RLS time / RLS time`, value: `${(100 * b / a).toFixed(0)}%`, target: ">= 90%", ok: b / a >= 0.9,
+               note: `RLS ${(a / 1000).toFixed(2)} ms, no RLS ${(b / 1000).toFixed(2)} ms per call` });
+    }
+  }
+
+  // 3. A two-step write against a single read -------------------------------------------------
+  if (ONLY.has("write")) {
+    log(`\n3. Two-step write (taak_bijwerken: proposal plus confirmation) against a single read (taken with nummer), ` +
+        `${CLIENTS} clients (load average ${loadAverage()})`);
+    const tasks = (await sql`select id from app.taken where org_id = ${ds.org} and stand = 'open' order by nummer limit ${CLIENTS}`).map((r) => r.id as string);
+    const writePairs: number[][] = [], readP50: number[] = [];
+    const readPath = reads[2]!.door;
+    for (let i = 0; i < ROUNDS; i++) {
+      const pairs: number[] = [];
+      const conns = tasks.map(() => new Connection("127.0.0.1", servicePort));
+      const end = performance.now() + ROUND_MS;
+      let errors = 0, firstError = "";
+      await Promise.all(conns.map(async (c, n) => {
+        for (let j = 0; performance.now() < end; j++) {
+          const body = { org_id: ds.org, taak_id: tasks[n]!, omschrijving: `Bench ${i}.${j} ${crypto.randomUUID().slice(0, 8)}` };
+          const t = performance.now();
+          const a = await c.request("POST", "/api/v1/taak-bijwerken", auth, JSON.stringify(body));
+          const code = a.status === 200 ? JSON.parse(a.body).bevestigcode : null;
+          const b = code ? await c.request("POST", "/api/v1/taak-bijwerken", auth, JSON.stringify({ ...body, bevestigcode: code })) : a;
+          if (b.status !== 200) { errors++; firstError ||= `${b.status} ${b.body.slice(0, 200)}`; }
+          pairs.push(performance.now() - t);
+        }
+      }));
+      for (const c of conns) c.close();
+      if (errors) throw new Error(`two-step writes: ${errors} errors, first: ${firstError}`);
+      pairs.sort((a, b) => a - b);
+      writePairs.push(pairs);
+      const r = await run("127.0.0.1", servicePort, CLIENTS, ROUND_MS, () => ({ method: "GET", path: readPath, headers: auth }));
+      readP50.push(percentile(r.latencies, 0.5));
+    }
+    const w = median(writePairs.map((p) => percentile(p, 0.5))), r = median(readP50);
+    figure({ name: "two-step write p50 / single read p50", value: `${(w / r).toFixed(2)}x`, target: "<= 3x", ok: w / r <= 3,
+             note: `write ${w.toFixed(2)} ms, read ${r.toFixed(2)} ms, load ${loadAverage()}` });
+  }
+
+  // 4. A 60-second run at 50 clients ------------------------------------------------------------
+  if (ONLY.has("soak")) {
+    log(`\n4. ${SOAK_MS / 1000} s at ${SOAK_CLIENTS} clients: the five reads in turn and one two-step write in ten ` +
+        `(load average ${loadAverage()})`);
+    const runId = crypto.randomBytes(4).toString("hex");
+    const tasks = (await sql`select id from app.taken where org_id = ${ds.org} and stand = 'open' order by nummer desc limit ${SOAK_CLIENTS}`).map((r) => r.id as string);
+    const perSecond = new Array(Math.ceil(SOAK_MS / 1000) + 2).fill(0);
+    let sent = 0, errors = 0, firstError = "", missingIds = 0;
+    const rssDuring: number[] = [];
+    const sampler = setInterval(() => rssDuring.push(rssMb(service.proc.pid!)), 250);
+    const conns = tasks.map(() => new Connection("127.0.0.1", servicePort));
+    const start = performance.now(), end = start + SOAK_MS;
+    await Promise.all(conns.map(async (c, n) => {
+      for (let j = 0; performance.now() < end; j++) {
+        const id = () => `bench-${runId}-${n}-${sent++}`;
+        const check = (a: { status: number; headers: string; body: string }, rid: string) => {
+          perSecond[Math.floor((performance.now() - start) / 1000)]++;
+          if (a.status !== 200) { errors++; firstError ||= `${a.status} ${a.body.slice(0, 200)}`; }
+          if (!new RegExp(`\\r\\nx-request-id: ${rid}\\r\\n`, "i").test(a.headers + "\r\n")) missingIds++;
+        };
+        if (j % 10 === 9) {
+          const body = { org_id: ds.org, taak_id: tasks[n]!, omschrijving: `Soak ${runId} ${j}` };
+          let rid = id();
+          const a = await c.request("POST", "/api/v1/taak-bijwerken", { ...auth, "x-request-id": rid }, JSON.stringify(body));
+          check(a, rid);
+          if (a.status !== 200) continue;
+          rid = id();
+          check(await c.request("POST", "/api/v1/taak-bijwerken", { ...auth, "x-request-id": rid },
+            JSON.stringify({ ...body, bevestigcode: JSON.parse(a.body).bevestigcode })), rid);
+        } else {
+          const rid = id();
+          check(await c.request("GET", reads[j % reads.length]!.door, { ...auth, "x-request-id": rid }), rid);
+        }
+      }
+    }));
+    clearInterval(sampler);
+    for (const c of conns) c.close();
+    const seconds = Math.floor(SOAK_MS / 1000);
+    const first = perSecond.slice(0, 10).reduce((a, b) => a + b, 0), last = perSecond.slice(seconds - 10, seconds).reduce((a, b) => a + b, 0);
+    await sleep(500);
+    const [{ n: logged }] = await sql`select count(*)::int as n from app_private.aanroepen
+      where org_id = ${ds.org} and tijdstip > now() - interval '10 minutes' and verzoek_id like ${`bench-${runId}-%`}` as unknown as [{ n: number }];
+    figure({ name: `soak: last 10 s / first 10 s`, value: `${(100 * last / first).toFixed(0)}%`, target: ">= 90%", ok: last / first >= 0.9,
+             note: `${(first / 10).toFixed(0)}/s then ${(last / 10).toFixed(0)}/s, load ${loadAverage()}` });
+    figure({ name: "soak: errors", value: String(errors), target: "0", ok: errors === 0, note: firstError || undefined });
+    figure({ name: "soak: requests without call-log row", value: String(sent - logged), target: "0", ok: sent === logged,
+             note: `${sent} requests, ${logged} rows with their request id` });
+    figure({ name: "soak: answers without their X-Request-Id", value: String(missingIds), target: "0", ok: missingIds === 0 });
+    const rssSoak = Math.max(...rssDuring.filter((x) => x > 0));
+    figure({ name: "soak: service RSS (max)", value: `${rssSoak.toFixed(0)} MB`, target: "< 200 MB", ok: rssSoak < 200 });
+  }
+  clearInterval(rssTimer);
+  figure({ name: "service RSS, whole benchmark (max)", value: `${rssMax.toFixed(0)} MB`, target: "< 200 MB", ok: rssMax < 200 });
+
+  log(`\nSummary (load average at the end ${loadAverage()}):`);
+  for (const f of figures) log(`  ${f.ok ? "ok  " : "MISS"} ${f.name.padEnd(58)} ${f.value.padStart(14)}   target ${f.target}`);
+  await sql.end();
+} finally {
+  clearInterval(rssTimer);
+  for (const p of processes) await stopProcess(p);
+  await srv.stop();
+}
