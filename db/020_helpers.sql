@@ -81,7 +81,7 @@ $$;
 create function app_hidden.redigeren(_tekst text, _max integer default 2048) returns text
 language sql immutable parallel safe as $$
   select left(regexp_replace(_tekst,
-    '(koers_live_|koers_at_|koers_rt_)[0-9A-Za-z_-]*|(bearer\s+)[^\s"\\,}]+', '\1\2[verborgen]', 'gi'), _max)
+    '(koers_live_|koers_at_|koers_rt_|koers_whsec_)[0-9A-Za-z_-]*|(bearer\s+)[^\s"\\,}]+', '\1\2[verborgen]', 'gi'), _max)
 $$;
 
 -- A JSON value as it may be stored in a log: every string redacted, at most _max characters of
@@ -93,7 +93,7 @@ declare
 begin
   if _waarde is null then return null; end if;
   tekst := _waarde::text;
-  if tekst !~* '(koers_live_|koers_at_|koers_rt_|bearer)' and length(tekst) <= _max then return _waarde; end if;
+  if tekst !~* '(koers_live_|koers_at_|koers_rt_|koers_whsec_|bearer)' and length(tekst) <= _max then return _waarde; end if;
   tekst := app_hidden.redigeren(tekst, 1000000);
   if length(tekst) <= _max then
     begin

@@ -11,7 +11,8 @@ import { request, setupWorld } from "./helpers.ts";
 import { trimLogs } from "../src/tasks/trim_logs.ts";
 
 const o = setupWorld();
-const KEY_SHAPE = /koers_live_[0-9A-Za-z]{8,}/;
+// API keys, MCP access and refresh tokens, webhook signing secrets.
+const KEY_SHAPE = /koers_(live|at|rt|whsec)_[0-9A-Za-z]{8,}/;
 const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 
 function koersLog(org: string): Promise<{ code: number; stdout: string }> {
@@ -44,6 +45,11 @@ describe("secrets in the call log", () => {
     r = await request(o.baseUrl, "POST", "/api/v1/project-aanmaken", { apiKey: own,
       body: { org_id: o.w.org, titel: `Sleutel ${foreign}`, eigenaar_user_id: o.w.members.lid.user_id } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
+    // Other secrets of the service: an access token, a refresh token, a webhook signing secret.
+    for (const secret of ["koers_at_Zx9Zx9Zx9Zx9Zx9Zx9Zx9Zx9", "koers_rt_Yw8Yw8Yw8Yw8Yw8Yw8Yw8Yw8", "koers_whsec_Vu7Vu7Vu7Vu7Vu7Vu7Vu7Vu7"]) {
+      r = await request(o.baseUrl, "GET", "/api/v1/taken", { apiKey: own, query: { org_id: o.w.org, tags: secret } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
     // In the path.
     r = await request(o.baseUrl, "GET", `/api/v1/${foreign}`, { apiKey: own });
     assert.equal(r.status, 404);
