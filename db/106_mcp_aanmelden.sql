@@ -36,9 +36,16 @@ end
 $$;
 
 -- Registers an assistant (dynamic registration), or stores the metadata document fetched for it.
+-- Open registration is capped for the whole service (100 new assistants a minute), so a
+-- flood of registrations cannot fill the table; unused ones are trimmed after a day
+-- (beheer.aanmeldingen_opruimen).
 create function app_hidden.mcp_client_opslaan(_client_id text, _soort text, _metadata jsonb)
 returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 begin
+  if _soort = 'registratie' and (select count(*) from app_private.mcp_clients c
+                                 where c.soort = 'registratie' and c.aangemaakt_op > app_hidden.nu() - interval '1 minute') >= 100 then
+    perform app_hidden.fout('te_veel_verzoeken', 'Te veel nieuwe assistenten in korte tijd; probeer het over een minuut opnieuw.');
+  end if;
   insert into app_private.mcp_clients as c (client_id, soort, metadata, aangemaakt_op, opgehaald_op)
   values (_client_id, _soort, _metadata - 'client_id' - 'client_secret' - 'client_id_issued_at',
           app_hidden.nu(), app_hidden.nu())
@@ -305,5 +312,41 @@ begin
     perform app_hidden.ongeldig('id', format('Verbinding %s bestaat niet.', _id));
   end if;
   return r;
+end
+$$;
+
+-- Retention of the sign-in's rows, in batches of _batch per table (the worker's trim_logs
+-- job): requests and codes a day after they expired, tokens a day after they expired,
+-- connections 30 days after they were revoked or ended (with their tokens), and assistants that
+-- never became a connection, a day after they registered or were fetched.
+create function beheer.aanmeldingen_opruimen(_batch integer default 5000) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare
+  grens timestamptz := app_hidden.nu() - interval '1 day';
+  aanvragen integer; codes integer; tokens integer; verbindingen integer; clients integer;
+begin
+  delete from app_private.mcp_aanvragen a where a.id = any (array(
+    select x.id from app_private.mcp_aanvragen x where x.geldig_tot < grens limit _batch));
+  get diagnostics aanvragen = row_count;
+  delete from app_private.mcp_codes c where c.hash = any (array(
+    select x.hash from app_private.mcp_codes x where x.geldig_tot < grens limit _batch));
+  get diagnostics codes = row_count;
+  delete from app_private.mcp_tokens t where t.hash = any (array(
+    select x.hash from app_private.mcp_tokens x where x.verloopt_op < grens limit _batch));
+  get diagnostics tokens = row_count;
+  delete from app_private.mcp_verbindingen v where v.id = any (array(
+    select x.id from app_private.mcp_verbindingen x
+    where coalesce(x.ingetrokken_op, x.verloopt_op) < app_hidden.nu() - interval '30 days' limit _batch));
+  get diagnostics verbindingen = row_count;
+  delete from app_private.mcp_clients c where c.client_id = any (array(
+    select x.client_id from app_private.mcp_clients x
+    where greatest(x.aangemaakt_op, x.opgehaald_op) < grens
+      and not exists (select from app_private.mcp_verbindingen v where v.client_id = x.client_id)
+      and not exists (select from app_private.mcp_aanvragen a where a.client_id = x.client_id)
+      and not exists (select from app_private.mcp_codes k where k.client_id = x.client_id)
+    limit _batch));
+  get diagnostics clients = row_count;
+  return jsonb_build_object('mcp_aanvragen', aanvragen, 'mcp_codes', codes, 'mcp_tokens', tokens,
+                            'mcp_verbindingen', verbindingen, 'mcp_clients', clients);
 end
 $$;

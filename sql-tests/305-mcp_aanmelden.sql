@@ -3,7 +3,7 @@
 -- with a one-time token, one-use codes bound to client, redirect and resource, rotating refresh
 -- tokens whose reuse revokes the family, and revocation.
 begin;
-select plan(39);
+select plan(45);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.lid(:'alfa', 'lid') as lid \gset
@@ -132,6 +132,28 @@ reset role;
 -- The app lists and revokes a person's connections --------------------------------------------------
 select is(jsonb_array_length(beheer.mcp_verbindingen(:'lid')), 2, 'the person''s connected assistants');
 select is(beheer.mcp_verbinding_intrekken(:'v1') ->> 'id', :'v1', 'revoking one (already revoked) keeps its first revocation');
+
+-- Expired sign-in rows are trimmed; open registration is capped ----------------------------
+select set_config('koers.nu', '2030-01-01T10:00:00Z', true);
+create temp table weg as select beheer.aanmeldingen_opruimen() as r;
+select ok((select (r ->> 'mcp_aanvragen')::int > 0 and (r ->> 'mcp_codes')::int > 0 and (r ->> 'mcp_tokens')::int > 0
+                  and (r ->> 'mcp_verbindingen')::int > 0 and (r ->> 'mcp_clients')::int > 0 from weg),
+  'years on, expired requests, codes, tokens, ended connections and unused assistants are trimmed');
+select is((select count(*)::int from app_private.mcp_aanvragen) + (select count(*)::int from app_private.mcp_codes)
+          + (select count(*)::int from app_private.mcp_tokens) + (select count(*)::int from app_private.mcp_verbindingen)
+          + (select count(*)::int from app_private.mcp_clients), 0, 'and nothing of that is left');
+
+select pg_temp.als_deur(format($$ select app_hidden.mcp_client_opslaan('massa-%s', 'registratie', '{"client_name": "Massa"}') $$, i))
+from generate_series(1, 100) i;
+select throws_ok($$ select pg_temp.als_deur($x$ select app_hidden.mcp_client_opslaan('massa-101', 'registratie', '{}') $x$) $$,
+  'KOERS', 'Te veel nieuwe assistenten in korte tijd; probeer het over een minuut opnieuw.',
+  'the 101st registration within a minute is refused (te_veel_verzoeken)');
+select set_config('koers.nu', '2030-01-01T10:01:01Z', true);
+select is(pg_temp.als_deur($$ select app_hidden.mcp_client_opslaan('massa-101', 'registratie', '{}') $$) ->> 'client_id', 'massa-101',
+  'a minute later registering works again');
+select is((beheer.aanmeldingen_opruimen() ->> 'mcp_clients')::int, 0, 'an assistant that has not connected yet stays for a day');
+select set_config('koers.nu', '2030-01-02T10:02:00Z', true);
+select is((beheer.aanmeldingen_opruimen() ->> 'mcp_clients')::int, 101, 'a day on, the 101 that never connected are gone');
 
 select * from finish();
 rollback;

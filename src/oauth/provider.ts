@@ -9,7 +9,7 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import {
-  InvalidClientError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidScopeError,
+  InvalidClientError, TooManyRequestsError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidScopeError,
   InvalidTargetError, InvalidTokenError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Sql } from "../db/connection.ts";
@@ -134,8 +134,13 @@ export class KoersOAuthProvider implements OAuthServerProvider {
       const metadata = checkedMetadata(client as unknown as Record<string, unknown>);
       const clientId = (client as Partial<OAuthClientInformationFull>).client_id;
       if (!clientId) throw new InvalidClientMetadataError("client_id could not be generated");
-      return this.one<OAuthClientInformationFull>(this.sql`
-        select app_hidden.mcp_client_opslaan(${clientId}, 'registratie', ${this.sql.json(metadata as never)}) as r`);
+      try {
+        return await this.one<OAuthClientInformationFull>(this.sql`
+          select app_hidden.mcp_client_opslaan(${clientId}, 'registratie', ${this.sql.json(metadata as never)}) as r`);
+      } catch (e) {
+        if ((e as { detail?: string }).detail === "te_veel_verzoeken") throw new TooManyRequestsError((e as Error).message);
+        throw e;
+      }
     },
   };
 
