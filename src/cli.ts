@@ -767,10 +767,13 @@ async function runCommand(args: string[]): Promise<void> {
       }, progress);
       const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
       const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
-      // The reads that need nothing but org_id.
+      // The reads that need nothing but org_id and the registry's example parameters.
       const urls = operations.filter((o) => !o.writes && !o.onlyMcp &&
-        Object.entries(o.parameters).every(([name, p]) => name === "org_id" || !p.required)).map((o) =>
-        `${baseUrl}${restPath(o)}${o.requiresOrg === false ? "" : `?org_id=${r.orgId}`}`);
+        Object.entries(o.parameters).every(([name, p]) => name === "org_id" || !p.required || o.example?.[name] !== undefined))
+        .map((o) => {
+          const query = new URLSearchParams({ ...(o.requiresOrg === false ? {} : { org_id: r.orgId }), ...o.example });
+          return `${baseUrl}${restPath(o)}${query.size ? `?${query}` : ""}`;
+        });
       const curl = urls.map((u) => `curl -H "Authorization: Bearer ${apiKey.key}" "${u}"`);
       const t = totals(r.aantallen);
       print(json, { org_id: r.orgId, organisatie: DEMO_ORG, sleutel: apiKey.key, key_id: r.keyId, namens: r.owner,

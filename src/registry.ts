@@ -503,6 +503,7 @@ const definitions: Operation[] = [
         ingediend_op: s.nullable(s.time()),
       })),
     }),
+    example: { soort: "maand" },
   },
   {
     name: "uren",

@@ -61,6 +61,13 @@ describe("koers demo next to npm start", () => {
       assert.equal(answer.status, 200);
       const body = await answer.json() as { prioriteiten: { titel: string }[] };
       assert.ok(body.prioriteiten.length >= 8, JSON.stringify(body).slice(0, 300));
+      // Every line the demo prints works as printed.
+      for (const c of demo.curl as string[]) {
+        const [, h, u] = /^curl -H "(Authorization: Bearer koers_live_\w+)" "(.+)"$/.exec(c)!;
+        const a = await fetch(u!, { headers: { authorization: h!.slice("Authorization: ".length) } });
+        assert.equal(a.status, 200, `${u}: ${await a.text()}`);
+      }
+      assert.ok((demo.curl as string[]).some((c) => c.includes("/api/v1/zoeken?")), "search is among them");
     } finally {
       const exited = new Promise<number | null>((r) => service.proc.once("exit", (c) => r(c)));
       service.proc.kill("SIGINT");
