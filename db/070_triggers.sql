@@ -29,3 +29,28 @@ begin
   end loop;
 end
 $$;
+
+-- Background jobs (graphile-worker) are queued from SQL, by triggers of a door's write that run
+-- as koers_definer, in the transaction of the change: they commit or vanish together.
+grant usage on schema graphile_worker to koers_definer;
+grant select, insert, update on graphile_worker._private_jobs, graphile_worker._private_tasks,
+  graphile_worker._private_job_queues to koers_definer;
+grant usage on all sequences in schema graphile_worker to koers_definer;
+grant execute on function graphile_worker.add_job(text, json, text, timestamptz, integer, text, integer, text[], text)
+  to koers_definer;
+
+-- The one trigger function that queues jobs: tg_argv[0] is the task, tg_argv[1] (optional) the
+-- column holding when it is due. The row's id is the job key, so a job queued again for the
+-- same row replaces the waiting one (a retry, a redelivery) instead of adding a second.
+create function app_hidden.tg__job() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  rij jsonb := to_jsonb(new);
+begin
+  perform graphile_worker.add_job(tg_argv[0],
+    json_build_object('org_id', rij -> 'org_id', 'id', rij -> 'id'),
+    run_at => coalesce((rij ->> tg_argv[1])::timestamptz, app_hidden.nu()),
+    job_key => tg_argv[0] || ':' || (rij ->> 'id'));
+  return null;
+end
+$$;

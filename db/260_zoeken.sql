@@ -126,14 +126,6 @@ create trigger _800_delen after insert or update of tekst, tekst_plekken on app.
 
 -- Reading a file's text: a job in the transaction that stores the file -------------------------
 
--- Jobs are queued by triggers that run as koers_definer.
-grant usage on schema graphile_worker to koers_definer;
-grant select, insert, update on graphile_worker._private_jobs, graphile_worker._private_tasks,
-  graphile_worker._private_job_queues to koers_definer;
-grant usage on all sequences in schema graphile_worker to koers_definer;
-grant execute on function graphile_worker.add_job(text, json, text, timestamptz, integer, text, integer, text[], text)
-  to koers_definer;
-
 -- One job per attachment (its job key): storing it again replaces a job still waiting. The job
 -- (src/tasks/extract_attachment_text.ts) may run more than once; it writes the same result.
 create function app_hidden.tg_bijlage_bestanden__tekst_lezen() returns trigger

@@ -82,6 +82,21 @@ language sql stable set search_path = '' as $$
   select user_id from app.lidmaatschappen where org_id = _org and rol = _rol order by aangemaakt_op limit 1
 $$;
 
+-- How many rows of a table the member with that role sees reading it directly as the door role:
+-- what the policies let through, whatever the operations show.
+create function tests.rijen(_org uuid, _rol text, _tabel text) returns bigint
+language plpgsql volatile as $$
+declare n bigint;
+begin
+  reset role;
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol), 'rest');
+  set local role koers_door;
+  execute format('select count(*) from %s', _tabel) into n;
+  reset role;
+  return n;
+end
+$$;
+
 -- A person as answers show them ({user_id, naam}), read directly: app_hidden.persoon answers
 -- only a caller in that organisation.
 create function tests.persoon(_org uuid, _user uuid) returns jsonb

@@ -20,17 +20,6 @@ create function pg_temp.namen(_antwoord jsonb) returns text[] language sql as $$
   from jsonb_array_elements(_antwoord -> 'reflecties') x
 $$;
 -- What the door role sees reading the table directly.
-create function pg_temp.rijen(_rol text) returns bigint language plpgsql as $$
-declare n bigint;
-begin
-  perform app_hidden.handelen_namens((select org_id from app.organisaties where naam = 'Reflectie BV'),
-    tests.lid((select org_id from app.organisaties where naam = 'Reflectie BV'), _rol), 'rest');
-  set local role koers_door;
-  select count(*) into n from app.reflecties;
-  reset role;
-  return n;
-end
-$$;
 
 -- The world: the member submitted April. Owner and admin submit too; MT only wrote a draft.
 insert into app.reflecties (org_id, user_id, soort, periode, goed, ingediend_op) values
@@ -50,19 +39,19 @@ select is(pg_temp.namen(pg_temp.r('lid')), array['Lid Reflectie BV'], 'before th
 select is(pg_temp.r('eigenaar') -> 'team_zichtbaar', 'false', 'one draft keeps the round closed');
 select is(pg_temp.namen(pg_temp.r('eigenaar')), array['Eigenaar Reflectie BV'], 'the owner, too, sees only their own');
 select is(pg_temp.namen(pg_temp.r('mt')), array['Mt Reflectie BV'], 'a draft is the writer''s own to see');
-select is(pg_temp.rijen('lid'), 1::bigint, 'reading the table directly shows no more: only the own row');
+select is(tests.rijen(:'org', 'lid', 'app.reflecties'), 1::bigint, 'reading the table directly shows no more: only the own row');
 
 update app.reflecties set ingediend_op = '2026-05-03' where user_id = :'mt';
 select is(pg_temp.r('lid') -> 'team_zichtbaar', 'true', 'everyone with reflections submitted: the round is open');
 select is(pg_temp.namen(pg_temp.r('lid')), array['Admin Reflectie BV', 'Eigenaar Reflectie BV', 'Lid Reflectie BV', 'Mt Reflectie BV'],
   'a member then sees the whole team''s, never another organisation''s');
-select is(pg_temp.rijen('admin'), 4::bigint, 'so does the table, read directly');
+select is(tests.rijen(:'org', 'admin', 'app.reflecties'), 4::bigint, 'so does the table, read directly');
 
 -- Who counts: every active member whose role has reflections (a coach has none by default).
 insert into app.org_rechten (org_id, operatie, rol, recht) values (:'org', 'reflecties', 'coach', 'eigen');
 select is(pg_temp.r('eigenaar') -> 'team_zichtbaar', 'false', 'a coach with reflections who has not submitted keeps it closed');
 select is(pg_temp.namen(pg_temp.r('coach')), '{}', 'and the coach, who did not submit, sees nothing of the team');
-select is(pg_temp.rijen('eigenaar'), 1::bigint, 'the table closes with the round');
+select is(tests.rijen(:'org', 'eigenaar', 'app.reflecties'), 1::bigint, 'the table closes with the round');
 delete from app.org_rechten where org_id = :'org' and operatie = 'reflecties';
 update app.lidmaatschappen set actief = false where org_id = :'org' and user_id = :'admin';
 update app.reflecties set ingediend_op = null where user_id = :'admin';
@@ -96,7 +85,7 @@ select is(tests.fout(:'org', 'lid', 'reflecties', '{}') || ' ' || tests.fout(:'o
 
 -- A withdrawn section shows nothing, not even the own row (the door answers onderdeel_uit).
 select beheer.secties_zetten(:'org', array['reviews'], false);
-select is(pg_temp.rijen('lid'), 0::bigint, 'without the reviews section the table shows nothing');
+select is(tests.rijen(:'org', 'lid', 'app.reflecties'), 0::bigint, 'without the reviews section the table shows nothing');
 
 select * from finish();
 rollback;

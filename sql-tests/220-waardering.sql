@@ -20,16 +20,6 @@ $$;
 create function pg_temp.perioden(_antwoord jsonb) returns text[] language sql as $$
   select coalesce(array_agg(x ->> 'periode' order by n), '{}') from jsonb_array_elements(_antwoord -> 'waarderingen') with ordinality x (x, n)
 $$;
-create function pg_temp.rijen(_rol text) returns bigint language plpgsql as $$
-declare n bigint; o uuid := (select org_id from app.organisaties where naam = 'Waarde BV');
-begin
-  perform app_hidden.handelen_namens(o, tests.lid(o, _rol), 'rest');
-  set local role koers_door;
-  select count(*) into n from app.waarderingen;
-  reset role;
-  return n;
-end
-$$;
 
 select is(pg_temp.perioden(pg_temp.w('eigenaar')), array['Q1-2026', '2025-12', 'Q4-2025', '2025'],
   'newest period first, then the latest measurement; the open invitation is left out');
@@ -49,10 +39,10 @@ select is(tests.fout(:'org', 'eigenaar', 'waardering', '{"aantal": 0}') || ' ' |
 
 -- Finance only: a member and a coach see nothing (the door answers rol_mag_niet).
 select is(pg_temp.w('lid') -> 'waarderingen', '[]', 'a member sees no valuation');
-select is(pg_temp.rijen('coach'), 0::bigint, 'nor does a coach reading the table');
-select is(pg_temp.rijen('eigenaar'), 10::bigint, 'an owner reads only measurements with figures');
+select is(tests.rijen(:'org', 'coach', 'app.waarderingen'), 0::bigint, 'nor does a coach reading the table');
+select is(tests.rijen(:'org', 'eigenaar', 'app.waarderingen'), 10::bigint, 'an owner reads only measurements with figures');
 select beheer.secties_zetten(:'org', array['financien'], false);
-select is(pg_temp.rijen('eigenaar'), 0::bigint, 'without the finance section nothing');
+select is(tests.rijen(:'org', 'eigenaar', 'app.waarderingen'), 0::bigint, 'without the finance section nothing');
 
 select throws_ok(format('insert into app.waarderingen (org_id, periode) values (%L, %L)', :'org', '2026-Q2'), '23514', null,
   'a period is <yyyy>, <yyyy>-<mm> or Q<n>-<yyyy>');

@@ -24,16 +24,6 @@ create function pg_temp.lijst(_antwoord jsonb) returns text[] language sql as $$
                             order by n), '{}')
   from jsonb_array_elements(_antwoord -> 'gesprekken') with ordinality x (x, n)
 $$;
-create function pg_temp.rijen(_rol text) returns bigint language plpgsql as $$
-declare n bigint; o uuid := (select org_id from app.organisaties where naam = 'Gesprek BV');
-begin
-  perform app_hidden.handelen_namens(o, tests.lid(o, _rol), 'rest');
-  set local role koers_door;
-  select count(*) into n from app.gesprekken;
-  reset role;
-  return n;
-end
-$$;
 
 select is(pg_temp.lijst(pg_temp.g('eigenaar')),
   array['Eigenaar/Mt/2026-12-31', 'Lid/Eigenaar/2026-03-01', 'Admin/Lid/2026-02-01', 'Mt/Admin/2025-11-10'],
@@ -46,13 +36,13 @@ select is((select x - 'id' from jsonb_array_elements(pg_temp.g('eigenaar') -> 'g
 select is(pg_temp.lijst(pg_temp.g('lid')), array['Lid/Eigenaar/2026-03-01', 'Admin/Lid/2026-02-01'],
   'a member: their own and those they lead');
 select is(pg_temp.g('lid') -> 'hele_team', 'false', 'and is told it is not the whole team');
-select is(pg_temp.rijen('lid'), 2::bigint, 'reading the table directly shows no more');
+select is(tests.rijen(:'org', 'lid', 'app.gesprekken'), 2::bigint, 'reading the table directly shows no more');
 
 -- Access to Team: the team section released and readable by the role.
 select beheer.secties_zetten(:'org', array['team'], false);
 select is(pg_temp.lijst(pg_temp.g('mt')), array['Eigenaar/Mt/2026-12-31', 'Mt/Admin/2025-11-10'],
   'without the team section MT sees only their own and those they lead');
-select is(pg_temp.rijen('mt'), 2::bigint, 'so does the table');
+select is(tests.rijen(:'org', 'mt', 'app.gesprekken'), 2::bigint, 'so does the table');
 select beheer.secties_zetten(:'org', array['team'], true);
 insert into app.org_rechten (org_id, operatie, rol, recht) values (:'org', 'team', 'mt', 'geen');
 select is(pg_temp.g('mt') -> 'hele_team', 'false', 'nor when MT may not read the team section');
@@ -69,7 +59,7 @@ select is(tests.fout(:'org', 'admin', 'gesprekken', '{"jaar": 0}') || ' ' || tes
 
 select is(pg_temp.g('coach') -> 'gesprekken', '[]', 'a coach sees no conversation (the door answers rol_mag_niet)');
 select beheer.secties_zetten(:'org', array['reviews'], false);
-select is(pg_temp.rijen('lid'), 0::bigint, 'without the reviews section nothing, not even one''s own');
+select is(tests.rijen(:'org', 'lid', 'app.gesprekken'), 0::bigint, 'without the reviews section nothing, not even one''s own');
 
 select * from finish();
 rollback;

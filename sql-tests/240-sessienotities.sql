@@ -23,16 +23,6 @@ $$;
 create function pg_temp.titels(_antwoord jsonb) returns text[] language sql as $$
   select coalesce(array_agg(x ->> 'titel' order by n), '{}') from jsonb_array_elements(_antwoord -> 'sessienotities') with ordinality x (x, n)
 $$;
-create function pg_temp.rijen(_rol text, _tabel text) returns bigint language plpgsql as $$
-declare n bigint; o uuid := (select org_id from app.organisaties where naam = 'Sessie BV');
-begin
-  perform app_hidden.handelen_namens(o, tests.lid(o, _rol), 'rest');
-  set local role koers_door;
-  execute format('select count(*) from %s', _tabel) into n;
-  reset role;
-  return n;
-end
-$$;
 
 select is(pg_temp.titels(pg_temp.s('coach')), array['Kwartaalsessie', 'Maandsessie', 'Sessie 03-06', 'Sessie 03-05', 'Sessie 03-04'],
   'the coach: newest first, five by default, the concept too');
@@ -53,15 +43,15 @@ select is(tests.fout(:'org', 'lid', 'sessienotities', '{"aantal": 0}') || ' ' ||
   'ongeldige_parameters:aantal ongeldige_parameters:aantal', 'aantal from 1 to 100');
 
 -- Reading the tables directly shows no more.
-select is(pg_temp.rijen('lid', 'app.sessienotities'), 7::bigint, 'a member reads the established notes');
-select is(pg_temp.rijen('lid', 'app.sessie_actiepunten'), 2::bigint, 'and only their action points');
-select is(pg_temp.rijen('coach', 'app.sessie_actiepunten'), 3::bigint, 'the coach every action point');
+select is(tests.rijen(:'org', 'lid', 'app.sessienotities'), 7::bigint, 'a member reads the established notes');
+select is(tests.rijen(:'org', 'lid', 'app.sessie_actiepunten'), 2::bigint, 'and only their action points');
+select is(tests.rijen(:'org', 'coach', 'app.sessie_actiepunten'), 3::bigint, 'the coach every action point');
 
 -- Rights are data: an organisation may show concepts to its owner, or hide notes from members.
 insert into app.org_rechten (org_id, operatie, rol, recht) values (:'org', 'sessienotities', 'eigenaar', 'alles'),
   (:'org', 'sessienotities', 'lid', 'geen');
 select is(pg_temp.titels(pg_temp.s('eigenaar', '{"aantal": 1}')), array['Kwartaalsessie'], 'an owner given alles sees the concept');
-select is(pg_temp.rijen('lid', 'app.sessienotities'), 0::bigint, 'a member given geen reads nothing');
+select is(tests.rijen(:'org', 'lid', 'app.sessienotities'), 0::bigint, 'a member given geen reads nothing');
 select is(pg_temp.s('lid') -> 'sessienotities', '[]', 'and gets nothing');
 
 select * from finish();

@@ -13,16 +13,6 @@ select tests.lid(:'org', 'mt') as mt \gset
 create function pg_temp.fout(_velden jsonb, _rol text default 'eigenaar') returns text language sql as $$
   select tests.fout((select org_id from app.organisaties where naam = 'Strategie BV'), _rol, 'strategie_bijwerken', jsonb_build_object('velden', _velden))
 $$;
-create function pg_temp.rijen(_rol text, _tabel text) returns bigint language plpgsql as $$
-declare n bigint; o uuid := (select org_id from app.organisaties where naam = 'Strategie BV');
-begin
-  perform app_hidden.handelen_namens(o, tests.lid(o, _rol), 'rest');
-  set local role koers_door;
-  execute format('select count(*) from %s', _tabel) into n;
-  reset role;
-  return n;
-end
-$$;
 
 create temp table r as select tests.roep(:'org', 'mt', 'strategie_bijwerken', '{"velden": {"bhag": "Nummer één in de Benelux", "thag": "Drie vestigingen"}}') as r;
 select is((select (r #> '{resultaat,voorstel}') - 'id' - 'ingediend_op' from r), jsonb_build_object(
@@ -51,10 +41,10 @@ select is(pg_temp.fout('{"bhag": "X"}', 'lid') || ' ' || pg_temp.fout('{"bhag": 
   'a member and a coach are refused (the interface: only owner, admin or MT)');
 
 -- Reading the tables directly shows no more.
-select is(pg_temp.rijen('mt', 'app.strategie_voorstellen'), 1::bigint, 'MT reads only the proposals they made');
-select is(pg_temp.rijen('lid', 'app.strategie') + pg_temp.rijen('lid', 'app.strategie_voorstellen'), 0::bigint,
+select is(tests.rijen(:'org', 'mt', 'app.strategie_voorstellen'), 1::bigint, 'MT reads only the proposals they made');
+select is(tests.rijen(:'org', 'lid', 'app.strategie') + tests.rijen(:'org', 'lid', 'app.strategie_voorstellen'), 0::bigint,
   'a member reads neither canvas nor proposals');
-select is(pg_temp.rijen('coach', 'app.strategie'), 0::bigint, 'nor does a coach');
+select is(tests.rijen(:'org', 'coach', 'app.strategie'), 0::bigint, 'nor does a coach');
 
 -- The canvas keys are defined once (src/choices.ts): each is a text column of app.strategie.
 select is((select count(*)::int from unnest(app_hidden.keuzes('strategie_veld')) k

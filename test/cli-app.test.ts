@@ -6,30 +6,21 @@
 // collide, see the report); usage errors stop before the database and run together.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import path from "node:path";
 import postgres from "postgres";
 import { makeWorld, request, startKoers, testDatabase, type Koers, type TestDb, type World } from "./helpers.ts";
+import { runKoers, type Finished } from "./processes.ts";
 import { values, type Role } from "../src/choices.ts";
 import { operations } from "../src/registry.ts";
 
 const strategy = operations.find((o) => o.name === "strategie_bijwerken")! as { rights: Partial<Record<Role, string>> };
 
-const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 const NOW = "2026-05-14T10:00:00+02:00";
 let db: TestDb, koers: Koers, w: World;
 /** The administrative connection as the CLI has it, with the frozen clock. */
 let app: postgres.Sql;
 
-function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, ...args],
-      { env: { ...process.env, DATABASE_URL: db.url, KOERS_NOW: NOW, ...env } });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return runKoers(args, { DATABASE_URL: db.url, KOERS_NOW: NOW, ...env });
 }
 async function json(args: string[], env: NodeJS.ProcessEnv = {}) {
   const r = await koersCli([...args, "--json"], env);

@@ -1,22 +1,15 @@
 // Every `koers` CLI command, run as a real process against the test database.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { request, startKoers, testDatabase, type Koers, type TestDb } from "./helpers.ts";
+import { runKoers, type Finished } from "./processes.ts";
 
-const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 let db: TestDb, koers: Koers;
 
-function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: db.url, ...env } });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return runKoers(args, { DATABASE_URL: db.url, ...env });
 }
 async function json(args: string[]) {
   const r = await koersCli([...args, "--json"]);

@@ -3,13 +3,13 @@
 // data folder lies in a folder made by mktemp -d, which (as root) the postgres user cannot enter.
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { runKoers, startService } from "./processes.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "koers-embedded-"));
 
 async function freePort(): Promise<number> {
@@ -29,32 +29,12 @@ const env = async () => {
   return e;
 };
 
-function start(e: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; output: () => string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env: e });
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no "serving on" within 120 s:\n${output}`)), 120_000);
-    const onData = (d: Buffer) => {
-      output += d;
-      if (output.includes("serving on")) {
-        clearTimeout(timer);
-        resolve({ proc, output: () => output });
-      }
-    };
-    proc.stdout.on("data", onData);
-    proc.stderr.on("data", onData);
-    proc.on("exit", (c) => reject(new Error(`exited with ${c}:\n${output}`)));
-  });
-}
+const start = startService;
 
-function cli(e: NodeJS.ProcessEnv, args: string[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(root, "bin/koers.mjs"), ...args, "--json"], { env: e });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (c) => (c === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(stderr))));
-  });
+async function cli(e: NodeJS.ProcessEnv, args: string[]): Promise<any> {
+  const r = await runKoers([...args, "--json"], e, { exactEnv: true });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
 }
 
 async function stopGracefully(proc: ChildProcess): Promise<number | null> {

@@ -3,44 +3,19 @@
 // and URL it prints answer.
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./cluster.ts";
+import { runKoers, startService } from "./processes.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "koers-demo-"));
 fs.chmodSync(tmpDir, 0o755);
 after(() => fs.rmSync(tmpDir, { recursive: true, force: true }));
 
-function start(env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; output: () => string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env });
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no "serving on" within 120 s:\n${output}`)), 120_000);
-    const onData = (d: Buffer) => {
-      output += d;
-      if (output.includes("serving on")) {
-        clearTimeout(timer);
-        resolve({ proc, output: () => output });
-      }
-    };
-    proc.stdout!.on("data", onData);
-    proc.stderr!.on("data", onData);
-    proc.on("exit", (c) => reject(new Error(`exited with ${c}:\n${output}`)));
-  });
-}
+const start = startService;
 
-function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(root, "bin/koers.mjs"), ...args], { env });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const cli = (env: NodeJS.ProcessEnv, args: string[]) => runKoers(args, env, { exactEnv: true });
 
 describe("koers demo next to npm start", () => {
   it("loads the demo into the running service's fresh database; the printed key and URL answer", async () => {

@@ -3,13 +3,13 @@
 // large one reports progress; the demo file is valid, moves to any day, and loads twice.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { request, startKoers, testDatabase, type Koers, type TestDb } from "./helpers.ts";
+import { runKoers, type Finished } from "./processes.ts";
 import { importSchema } from "../src/import/schema.ts";
 import { checkShape } from "../src/import/validate.ts";
 import { importData } from "../src/import/run.ts";
@@ -18,19 +18,12 @@ import { values } from "../src/choices.ts";
 import { createApiKey } from "../src/api-key.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-const bin = path.join(root, "bin/koers.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "koers-import-"));
 const NOW = "2026-05-14T10:00:00+02:00";
 let db: TestDb, koers: Koers;
 
-function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: db.url, KOERS_NOW: NOW, ...env } });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return runKoers(args, { DATABASE_URL: db.url, KOERS_NOW: NOW, ...env });
 }
 function writeFile(name: string, content: unknown): string {
   const file = path.join(tmp, name);

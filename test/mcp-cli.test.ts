@@ -3,22 +3,14 @@
 // assistant's next call answers 401.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { testDatabase, type TestDb } from "./helpers.ts";
+import { runKoers, type Finished } from "./processes.ts";
 import { rawMcp, signInByHand, startKoersMcp, type KoersMcp } from "./mcp-helpers.ts";
 
-const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 let db: TestDb, koers: KoersMcp;
 
-function koersCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function koersCli(args: string[]): Promise<Finished> {
+  return runKoers(args, { DATABASE_URL: db.url });
 }
 async function json(args: string[]) {
   const r = await koersCli([...args, "--json"]);

@@ -3,10 +3,9 @@
 // without organisation), and `koers log` shows it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import net from "node:net";
-import path from "node:path";
 import { lastCall, lastCallWithoutOrg, request, setupWorld } from "./helpers.ts";
+import { runKoers } from "./processes.ts";
 
 const o = setupWorld();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -97,14 +96,7 @@ describe("X-Request-Id", () => {
   it("koers log shows the request id", async () => {
     const r = await wieBenIk({ "x-request-id": "terug-te-vinden-42" });
     assert.equal(r.status, 200);
-    const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
-    const run = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: o.db.url } });
-      let stdout = "", stderr = "";
-      p.stdout.on("data", (d) => (stdout += d));
-      p.stderr.on("data", (d) => (stderr += d));
-      p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
+    const run = (args: string[]) => runKoers(args, { DATABASE_URL: o.db.url });
     const text = await run(["log", "--org", o.w.org, "--limit", "3"]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout.split("\n")[0]!, /wie_ben_ik .*request terug-te-vinden-42$/);

@@ -4,25 +4,17 @@
 // database. And the retention job trims the logs.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import path from "node:path";
 import pg from "pg";
 import { request, setupWorld } from "./helpers.ts";
+import { runKoers } from "./processes.ts";
 import { trimLogs } from "../src/tasks/trim_logs.ts";
 
 const o = setupWorld();
 // API keys, MCP access and refresh tokens, webhook signing secrets.
 const KEY_SHAPE = /koers_(live|at|rt|whsec)_[0-9A-Za-z]{8,}/;
-const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 
-function koersLog(org: string): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, "log", "--org", org, "--limit", "200", "--json"],
-      { env: { ...process.env, DATABASE_URL: o.db.url } });
-    let stdout = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout }));
-  });
+function koersLog(org: string) {
+  return runKoers(["log", "--org", org, "--limit", "200", "--json"], { DATABASE_URL: o.db.url });
 }
 
 async function storedKeys(): Promise<string[]> {

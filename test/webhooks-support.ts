@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { runKoers } from "./processes.ts";
 
 export const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 
@@ -154,14 +155,8 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, timeout
   }
 }
 
-export function koersCli(dbUrl: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: dbUrl, ...env } });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+export function koersCli(dbUrl: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runKoers(args, { DATABASE_URL: dbUrl, ...env });
 }
 
 /** A CLI command with --json that must succeed. */

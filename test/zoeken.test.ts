@@ -3,7 +3,6 @@
 // each kind; and the CLI commands that add comments and attachments.
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,9 +11,9 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { Document, Packer, Paragraph } from "docx";
 import ExcelJS from "exceljs";
 import { refusalTests, request, setupWorld, type TestSetup } from "./helpers.ts";
+import { runKoers, type Finished } from "./processes.ts";
 import { startWorker, taskList } from "../src/worker.ts";
 
-const bin = path.resolve(import.meta.dirname, "../bin/koers.mjs");
 const files = fs.mkdtempSync(path.join(os.tmpdir(), "koers-zoeken-"));
 after(() => fs.rmSync(files, { recursive: true, force: true }));
 
@@ -36,14 +35,8 @@ async function makeXlsx(sheet: string, rows: (string | number)[][]): Promise<Buf
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-function koersCli(o: TestSetup, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: o.db.url, KOERS_NOW: NOW } });
-    let stdout = "", stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function koersCli(o: TestSetup, args: string[]): Promise<Finished> {
+  return runKoers(args, { DATABASE_URL: o.db.url, KOERS_NOW: NOW });
 }
 
 /** Runs the worker until no job is left: the extraction jobs the attachments queued. */

@@ -1,0 +1,42 @@
+// The processes tests start: the `koers` CLI (as npx koers runs it) and the service (as
+// npm start runs it).
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+export const koersBin = path.join(root, "bin/koers.mjs");
+
+export interface Finished { code: number; stdout: string; stderr: string }
+
+/**
+ * Runs `koers <args>` until it exits, with this environment added to the test process's, or
+ * (exactEnv) with exactly this environment.
+ */
+export function runKoers(args: string[], env: NodeJS.ProcessEnv = {}, options: { exactEnv?: boolean } = {}): Promise<Finished> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [koersBin, ...args], { env: options.exactEnv ? env : { ...process.env, ...env } });
+    let stdout = "", stderr = "";
+    p.stdout.on("data", (d) => (stdout += d));
+    p.stderr.on("data", (d) => (stderr += d));
+    p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+/** `npm start` (src/main.ts) with exactly this environment, once it says it is serving. */
+export function startService(env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env });
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`no "serving on" within 120 s:\n${output}`)), 120_000);
+    const onData = (d: Buffer) => {
+      output += d;
+      if (output.includes("serving on")) {
+        clearTimeout(timer);
+        resolve({ proc, output: () => output });
+      }
+    };
+    proc.stdout!.on("data", onData);
+    proc.stderr!.on("data", onData);
+    proc.on("exit", (c) => reject(new Error(`exited with ${c}:\n${output}`)));
+  });
+}
