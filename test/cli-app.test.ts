@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { makeWorld, request, startKoers, testDatabase, type Koers, type TestDb, type World } from "./helpers.ts";
-import { runKoers, type Finished } from "./processes.ts";
+import { runKoers, runKoersJson, type Finished } from "./processes.ts";
 import { values, type Role } from "../src/choices.ts";
 import { operations } from "../src/registry.ts";
 
@@ -22,10 +22,8 @@ let app: postgres.Sql;
 function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
   return runKoers(args, { DATABASE_URL: db.url, KOERS_NOW: NOW, ...env });
 }
-async function json(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = await koersCli([...args, "--json"], env);
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
+function json(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runKoersJson(args, { DATABASE_URL: db.url, KOERS_NOW: NOW, ...env });
 }
 async function refused(args: string[], code: 1 | 2, message: RegExp) {
   const r = await koersCli(args);

@@ -4,17 +4,15 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { request, startKoers, testDatabase, type Koers, type TestDb } from "./helpers.ts";
-import { runKoers, type Finished } from "./processes.ts";
+import { runKoers, runKoersJson, type Finished } from "./processes.ts";
 
 let db: TestDb, koers: Koers;
 
 function koersCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
   return runKoers(args, { DATABASE_URL: db.url, ...env });
 }
-async function json(args: string[]) {
-  const r = await koersCli([...args, "--json"]);
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
+function json(args: string[]) {
+  return runKoersJson(args, { DATABASE_URL: db.url });
 }
 
 before(async () => {

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { testDatabase, type TestDb } from "./helpers.ts";
-import { runKoers, type Finished } from "./processes.ts";
+import { runKoers, runKoersJson, type Finished } from "./processes.ts";
 import { rawMcp, signInByHand, startKoersMcp, type KoersMcp } from "./mcp-helpers.ts";
 
 let db: TestDb, koers: KoersMcp;
@@ -12,10 +12,8 @@ let db: TestDb, koers: KoersMcp;
 function koersCli(args: string[]): Promise<Finished> {
   return runKoers(args, { DATABASE_URL: db.url });
 }
-async function json(args: string[]) {
-  const r = await koersCli([...args, "--json"]);
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
+function json(args: string[]) {
+  return runKoersJson(args, { DATABASE_URL: db.url });
 }
 
 before(async () => {

@@ -1,5 +1,6 @@
 // The processes tests start: the `koers` CLI (as npx koers runs it) and the service (as
 // npm start runs it).
+import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
@@ -20,6 +21,13 @@ export function runKoers(args: string[], env: NodeJS.ProcessEnv = {}, options: {
     p.stderr.on("data", (d) => (stderr += d));
     p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
+}
+
+/** Runs `koers <args> --json`, which must exit 0, and returns what it printed, parsed. */
+export async function runKoersJson(args: string[], env: NodeJS.ProcessEnv = {}): Promise<any> {
+  const r = await runKoers([...args, "--json"], env);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
 }
 
 /** `npm start` (src/main.ts) with exactly this environment, once it says it is serving. */
