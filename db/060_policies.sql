@@ -54,23 +54,26 @@ create policy "members see the brand labels of their organisation" on app.brand_
   for select to koers_door using (org_id = (select app_hidden.huidige_org()));
 
 -- Projects: section prioriteiten; a private (besloten) project only for those who work on it.
--- The projects the caller works on: as its owner, added to it, or owning one of its tasks.
-create function app_hidden.mijn_projecten(_org uuid) returns uuid[]
+-- The private projects of the caller's organisation the caller does not work on (as its owner,
+-- added to it, or owning one of its tasks): one statement, which policies compute once per query
+-- ("(select app_hidden.verborgen_projecten())") instead of once per row.
+create function app_hidden.verborgen_projecten() returns uuid[]
 language plpgsql stable security definer set search_path = '' as $$
-declare ik uuid := app_hidden.huidige_gebruiker();
+declare
+  org uuid := app_hidden.huidige_org();
+  ik uuid := app_hidden.huidige_gebruiker();
 begin
-  if not app_hidden.eigen_org(_org) then return '{}'; end if;
-  return array(select p.id from app.projecten p where p.org_id = _org and p.eigenaar_user_id = ik
-               union select l.project_id from app.project_leden l where l.org_id = _org and l.user_id = ik
-               union select t.project_id from app.taken t
-                     where t.org_id = _org and t.eigenaar_user_id = ik and t.project_id is not null);
-end
-$$;
-
-create function app_hidden.werkt_aan_project(_org uuid, _project uuid) returns boolean
-language plpgsql stable set search_path = '' as $$
-begin
-  return _project = any (app_hidden.mijn_projecten(_org));
+  -- "offset 0" keeps each probe a look-up per private project by its whole key (for tasks on
+  -- taken_project_eigenaar), also in the generic plan PL/pgSQL caches. Without it the planner,
+  -- guessing one private project for any organisation, joins against every task the caller
+  -- owns, once per private project.
+  return array(
+    select p.id from app.projecten p
+    where p.org_id = org and p.besloten and p.eigenaar_user_id is distinct from ik
+      and not exists (select 1 from app.project_leden l
+                      where l.org_id = p.org_id and l.project_id = p.id and l.user_id = ik offset 0)
+      and not exists (select 1 from app.taken t
+                      where t.org_id = p.org_id and t.project_id = p.id and t.eigenaar_user_id = ik offset 0));
 end
 $$;
 
@@ -82,7 +85,7 @@ create policy "members see the open projects of their organisation and private o
   on app.projecten for select to koers_door
   using (org_id = (select app_hidden.huidige_org())
          and (select app_hidden.sectie_zichtbaar('prioriteiten'))
-         and (not besloten or app_hidden.werkt_aan_project(org_id, id)));
+         and (not besloten or not id = any ((select app_hidden.verborgen_projecten())::uuid[])));
 create policy "members who may create projects add them to their organisation"
   on app.projecten for insert to koers_door
   with check (org_id = (select app_hidden.huidige_org())
@@ -102,26 +105,13 @@ create policy "project creators add the first people who work on it" on app.proj
 
 -- The planning core: priorities, KPIs, tasks, the weekly board ----------------------------
 
+-- Whether a project of the caller's organisation is one the caller may see (and so its tasks).
 create function app_hidden.project_zichtbaar(_org uuid, _project uuid) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return exists (select 1 from app.projecten p where p.org_id = _org and p.id = _project
-                 and (not p.besloten or app_hidden.werkt_aan_project(_org, _project)));
-end
-$$;
-
--- The private projects of the caller's organisation the caller does not work on: what
--- project_zichtbaar refuses, as one list the task policy computes once per query instead of
--- once per row (search reads thousands of task rows).
-create function app_hidden.verborgen_projecten() returns uuid[]
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  org uuid := app_hidden.huidige_org();
-  mijn uuid[];
-begin
-  if not exists (select 1 from app.projecten p where p.org_id = org and p.besloten) then return '{}'; end if;
-  mijn := app_hidden.mijn_projecten(org);
-  return array(select p.id from app.projecten p where p.org_id = org and p.besloten and not p.id = any (mijn));
+  return app_hidden.eigen_org(_org)
+     and exists (select 1 from app.projecten p where p.org_id = _org and p.id = _project)
+     and not _project = any (app_hidden.verborgen_projecten());
 end
 $$;
 

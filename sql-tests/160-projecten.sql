@@ -1,7 +1,7 @@
 -- projecten: only running projects the caller can see; private ones for those who work on
 -- them; open task count and hours spent (all of them, also hours the caller cannot see).
 begin;
-select plan(8);
+select plan(13);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Project BV') as org \gset
@@ -33,6 +33,18 @@ select is(pg_temp.titels('lid'), array['Tot vandaag', 'Website'], 'only running 
 select is(pg_temp.titels('eigenaar'), array['Besloten', 'Tot vandaag', 'Website'], 'a private project for the one who works on it');
 insert into app.project_leden (org_id, project_id, user_id) values (:'org', :'besloten', :'lid');
 select is(pg_temp.titels('lid'), array['Besloten', 'Tot vandaag', 'Website'], 'and for a member added to it');
+-- Owning one of its tasks is working on it too (app_hidden.verborgen_projecten); those who do
+-- not work on it see neither the project nor its tasks, and cannot add a task to it.
+select is(pg_temp.titels('mt'), array['Tot vandaag', 'Website'], 'not for one who does not work on it');
+select is(tests.fout(:'org', 'mt', 'taak_toevoegen', jsonb_build_object('omschrijving', 'Erbij', 'project_id', :'besloten')),
+  'ongeldige_parameters:project_id', 'who does not work on it cannot add a task to it');
+insert into app.taken (org_id, omschrijving, project_id, eigenaar_user_id)
+  values (:'org', 'Van de MT', :'besloten', tests.lid(:'org', 'mt')) returning nummer as mt_taak \gset
+select is(pg_temp.titels('mt'), array['Besloten', 'Tot vandaag', 'Website'], 'and for one who owns one of its tasks');
+select is(jsonb_array_length(tests.roep(:'org', 'mt', 'taken', jsonb_build_object('hoort_bij_id', :'besloten')) -> 'taken'), 1,
+  'who owns one of its tasks sees its tasks');
+select is(tests.fout(:'org', 'admin', 'taken', jsonb_build_object('nummer', :mt_taak)), 'ongeldige_parameters:nummer',
+  'who does not work on it does not see them: the number does not exist for them');
 select is(pg_temp.web('open_taken'), '1', 'open tasks: neither done nor lapsed');
 select is(pg_temp.web('uren'), '4.5', 'hours on the project and its tasks, also those the member cannot see');
 select is(pg_temp.web('eigenaar')::jsonb ->> 'user_id', :'e', 'its owner');
