@@ -15,6 +15,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { createApiKey } from "../src/api-key.ts";
 import { initCluster, startServer, type Server } from "../src/db/cluster.ts";
 import { findBinDir, freePort } from "../test/cluster.ts";
+import { serviceNodeArgs } from "../test/processes.ts";
 import { ensureDataset, BIG_ORG, ORGS, PEOPLE, BIG_TASKS } from "./dataset.ts";
 import { run, percentile, Connection, type RunResult } from "./load.ts";
 
@@ -61,8 +62,10 @@ async function server(): Promise<{ url: (db: string) => string; stop(): Promise<
 }
 
 // Processes ----------------------------------------------------------------------------------
-async function spawnService(label: string, args: string[], env: NodeJS.ProcessEnv, readyLine: RegExp): Promise<{ proc: ChildProcess; address: string }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+// Both run with the node arguments of `npm start` (its V8 flags and tsx), the bare route with its
+// own script in place of src/main.ts.
+async function spawnService(label: string, script: string, env: NodeJS.ProcessEnv, readyLine: RegExp): Promise<{ proc: ChildProcess; address: string }> {
+  const proc = spawn(process.execPath, serviceNodeArgs.map((a) => a === "src/main.ts" ? script : a), { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const address = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -139,6 +142,8 @@ function quarterLabel(d: string) { const [y, m] = d.split("-").map(Number); retu
 const srv = await server();
 const processes: ChildProcess[] = [];
 let rssMax = 0;
+let rssPart = 0; // the service's RSS max since the last takeRssPart()
+const takeRssPart = () => { const x = rssPart; rssPart = 0; return x.toFixed(0); };
 let rssTimer: NodeJS.Timeout | undefined;
 try {
   const admin0 = postgres(srv.url("postgres"), { max: 1, onnotice: () => {} });
@@ -158,14 +163,18 @@ try {
   const kwartaal = quarterLabel(ds.quarter), vorigKwartaal = quarterLabel(ds.previousQuarter);
 
   const port = await freePort();
-  const service = await spawnService("service", ["src/main.ts"], {
+  const service = await spawnService("service", "src/main.ts", {
     DATABASE_URL: adminUrl, PORT: String(port), HOST: "127.0.0.1", KOERS_WORKER: "aan",
     KOERS_RATE_LIMIT: "100000000", KOERS_RATE_LIMIT_ADDRESS: "100000000", KOERS_NOW: "",
   }, /serving on (http:\/\/\S+?)[ ,(]/);
   processes.push(service.proc);
-  const bare = await spawnService("bare", ["bench/bare.ts"], { BARE_DATABASE_URL: adminUrl, BARE_PORT: "0" }, /serving on (http:\/\/\S+)/);
+  const bare = await spawnService("bare", "bench/bare.ts", { BARE_DATABASE_URL: adminUrl, BARE_PORT: "0" }, /serving on (http:\/\/\S+)/);
   processes.push(bare.proc);
-  rssTimer = setInterval(() => { rssMax = Math.max(rssMax, rssMb(service.proc.pid!) || 0); }, 250);
+  rssTimer = setInterval(() => {
+    const now = rssMb(service.proc.pid!) || 0;
+    rssMax = Math.max(rssMax, now);
+    rssPart = Math.max(rssPart, now);
+  }, 250);
   const [{ pid: backend }] = await sql`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
   const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(")")[1]!.trim().split(" ")[1]);
   /** CPU per request of each process of a round: the service (or bare route), the client, PostgreSQL. */
@@ -229,7 +238,7 @@ try {
         ` + client ${median(xs.map((x) => x.cpu.client)).toFixed(0)} us`;
       figure({ name: `door/bare ${r.name}`, value: `${(100 * d / b).toFixed(0)}%`, target: ">= 75%", ok: d / b >= 0.75,
                note: `door ${d.toFixed(0)}/s p50 ${p50.toFixed(2)} ms, bare ${b.toFixed(0)}/s, load ${loadAverage()}` });
-      log(`       CPU per request: door ${cpu(res.door)}; bare ${cpu(res.bare)}`);
+      log(`       CPU per request: door ${cpu(res.door)}; bare ${cpu(res.bare)}; service RSS max ${takeRssPart()} MB`);
     }
   }
 
@@ -352,7 +361,7 @@ try {
     }
     const w = median(writePairs.map((p) => percentile(p, 0.5))), r = median(readP50);
     figure({ name: "two-step write p50 / single read p50", value: `${(w / r).toFixed(2)}x`, target: "<= 3x", ok: w / r <= 3,
-             note: `write ${w.toFixed(2)} ms, read ${r.toFixed(2)} ms, load ${loadAverage()}` });
+             note: `write ${w.toFixed(2)} ms, read ${r.toFixed(2)} ms, load ${loadAverage()}, service RSS max ${takeRssPart()} MB` });
   }
 
   // 4. A 60-second run at 50 clients ------------------------------------------------------------

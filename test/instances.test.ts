@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { createApiKey } from "../src/api-key.ts";
+import { serviceNodeArgs } from "./processes.ts";
 import { lastCall, makeWorld, refusalTests, request, revokedMember, testDatabase, writeTwoStep,
   type Member, type TestDb, type TestSetup, type World } from "./helpers.ts";
 
@@ -35,7 +36,7 @@ async function startInstance(): Promise<{ proc: ChildProcess; baseUrl: string; o
     KOERS_WORKER: "aan", KOERS_NOW: NOW, KOERS_RATE_LIMIT: String(RATE_LIMIT), KOERS_RATE_LIMIT_ADDRESS: "1000",
     KOERS_RATE_WINDOW: String(RATE_WINDOW) };
   delete env.KOERS_DOOR_DATABASE_URL;
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env });
+  const proc = spawn(process.execPath, serviceNodeArgs, { cwd: root, env });
   let output = "";
   proc.stdout!.on("data", (d) => { output += d; });
   proc.stderr!.on("data", (d) => { output += d; });

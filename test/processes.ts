@@ -2,10 +2,19 @@
 // npm start runs it).
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 export const koersBin = path.join(root, "bin/koers.mjs");
+
+/** The arguments `npm start` gives node (its V8 flags, tsx, src/main.ts), from package.json. */
+export const serviceNodeArgs: string[] = (() => {
+  const start: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+  const [node, ...args] = start.split(/\s+/);
+  if (node !== "node" || !args.includes("src/main.ts")) throw new Error(`unexpected start script: ${start}`);
+  return args;
+})();
 
 export interface Finished { code: number; stdout: string; stderr: string }
 
@@ -33,7 +42,7 @@ export async function runKoersJson(args: string[], env: NodeJS.ProcessEnv = {}):
 /** `npm start` (src/main.ts) with exactly this environment, once it says it is serving. */
 export function startService(env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env });
+    const proc = spawn(process.execPath, serviceNodeArgs, { cwd: root, env });
     let output = "";
     const timer = setTimeout(() => reject(new Error(`no "serving on" within 120 s:\n${output}`)), 120_000);
     const onData = (d: Buffer) => {
