@@ -9,13 +9,12 @@
 //      the message's arrival;
 //   2. a burst: 2,000 tasks ticked off in one statement (2,000 events, 2,000 messages, all
 //      queued at its commit), and how long until the last one arrived.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import postgres from "postgres";
 import { migrate } from "../src/db/migrate.ts";
 import { createSigningSecret } from "../src/webhooks/signature.ts";
-import { startCluster, type Cluster } from "../test/cluster.ts";
+import { benchDatabase } from "./database.ts";
 import { makeCertificate, startReceiver, startWorkerProcess } from "../test/webhooks-support.ts";
 
 const RATE = Number(process.env.BENCH_RATE ?? 50);
@@ -46,20 +45,8 @@ const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
-let cluster: Cluster | null = null;
-let serverUrl: (db: string) => string;
-if (process.env.BENCH_DATABASE_URL) {
-  const b = new URL(process.env.BENCH_DATABASE_URL);
-  serverUrl = (db) => { const u = new URL(b); u.pathname = `/${db}`; return u.toString(); };
-} else {
-  console.log("starting a throwaway PostgreSQL cluster (set BENCH_DATABASE_URL to use another server)");
-  cluster = await startCluster();
-  serverUrl = cluster.url;
-}
-const dbName = `koers_bench_${crypto.randomBytes(4).toString("hex")}`;
-const serverAdmin = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
-await serverAdmin.unsafe(`create database ${dbName}`);
-const url = serverUrl(dbName);
+const database = await benchDatabase(console.log);
+const url = database.url;
 const certificate = makeCertificate();
 const receiver = await startReceiver(certificate);
 const sql = postgres(url, { max: 8, onnotice: () => {} });
@@ -162,7 +149,5 @@ try {
   await receiver.close();
   certificate.remove();
   await sql.end();
-  await serverAdmin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await serverAdmin.end();
-  await cluster?.stop();
+  await database.drop();
 }

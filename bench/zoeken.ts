@@ -7,7 +7,6 @@
 // KPIs, 200 people), plus a small second organisation, then calls `zoeken` through
 // api.aanroep as the door role (koers_door, under RLS) and over HTTP, as a member who does not
 // work on the private projects and as the owner, and prints latency per query and overall.
-import crypto from "node:crypto";
 import os from "node:os";
 import postgres from "postgres";
 import type { AddressInfo } from "node:net";
@@ -15,7 +14,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { doorUrl, connect } from "../src/db/connection.ts";
 import { buildRestDoor } from "../src/rest.ts";
 import { createApiKey } from "../src/api-key.ts";
-import { startCluster, type Cluster } from "../test/cluster.ts";
+import { benchDatabase } from "./database.ts";
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -26,20 +25,8 @@ const started = performance.now();
 const progress = (what: string) =>
   console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${what}`);
 
-let cluster: Cluster | null = null;
-let serverUrl: (db: string) => string;
-if (process.env.BENCH_DATABASE_URL) {
-  const b = new URL(process.env.BENCH_DATABASE_URL);
-  serverUrl = (db) => { const u = new URL(b); u.pathname = `/${db}`; return u.toString(); };
-} else {
-  progress("starting a throwaway PostgreSQL cluster (set BENCH_DATABASE_URL to use another server)");
-  cluster = await startCluster();
-  serverUrl = cluster.url;
-}
-const dbName = `koers_bench_${crypto.randomBytes(4).toString("hex")}`;
-const serverAdmin = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
-await serverAdmin.unsafe(`create database ${dbName}`);
-const url = serverUrl(dbName);
+const database = await benchDatabase(progress);
+const dbName = database.name, url = database.url;
 
 // Words to build text from, most common first: picking index floor(n * random()^3) makes the
 // first words common (in a fifth of all tasks) and the last ones rare (a few dozen).
@@ -283,8 +270,5 @@ try {
   await httpSql.end();
   await admin.end();
 } finally {
-  if (process.env.BENCH_KEEP) console.log(`kept database ${dbName}`);
-  else await serverAdmin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await serverAdmin.end();
-  await cluster?.stop();
+  await database.drop();
 }

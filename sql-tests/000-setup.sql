@@ -82,6 +82,13 @@ language sql stable set search_path = '' as $$
   select user_id from app.lidmaatschappen where org_id = _org and rol = _rol order by aangemaakt_op limit 1
 $$;
 
+-- The first member of each role, as psql variables in one line: select * from tests.leden(:'org') \gset
+create function tests.leden(_org uuid, out eigenaar uuid, out admin uuid, out mt uuid, out lid uuid, out coach uuid)
+language sql stable as $$
+  select tests.lid(_org, 'eigenaar'), tests.lid(_org, 'admin'), tests.lid(_org, 'mt'), tests.lid(_org, 'lid'),
+         tests.lid(_org, 'coach')
+$$;
+
 -- How many rows of a table the member with that role sees reading it directly as the door role:
 -- what the policies let through, whatever the operations show.
 create function tests.rijen(_org uuid, _rol text, _tabel text) returns bigint

@@ -6,11 +6,7 @@ select plan(26);
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Reflectie BV') as org \gset
 select tests.wereld('Ander BV') as ander \gset
-select tests.lid(:'org', 'eigenaar') as eigenaar \gset
-select tests.lid(:'org', 'admin') as admin \gset
-select tests.lid(:'org', 'mt') as mt \gset
-select tests.lid(:'org', 'lid') as lid \gset
-select tests.lid(:'org', 'coach') as coach \gset
+select * from tests.leden(:'org') \gset
 
 create function pg_temp.r(_rol text, _p jsonb default '{"soort": "maand"}') returns jsonb language sql as $$
   select tests.roep((select org_id from app.organisaties where naam = 'Reflectie BV'), _rol, 'reflecties', _p)

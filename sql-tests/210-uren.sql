@@ -6,10 +6,7 @@ select plan(22);
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Uren BV') as org \gset
 select tests.wereld('Ander BV') as ander \gset
-select tests.lid(:'org', 'eigenaar') as eigenaar \gset
-select tests.lid(:'org', 'admin') as admin \gset
-select tests.lid(:'org', 'mt') as mt \gset
-select tests.lid(:'org', 'lid') as lid \gset
+select * from tests.leden(:'org') \gset
 select id as prio from app.prioriteiten where org_id = :'org' \gset
 select id as website from app.projecten where org_id = :'org' \gset
 

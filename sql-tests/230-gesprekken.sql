@@ -5,10 +5,7 @@ select plan(15);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Gesprek BV') as org \gset
-select tests.lid(:'org', 'eigenaar') as eigenaar \gset
-select tests.lid(:'org', 'admin') as admin \gset
-select tests.lid(:'org', 'mt') as mt \gset
-select tests.lid(:'org', 'lid') as lid \gset
+select * from tests.leden(:'org') \gset
 -- The world: a conversation about the member, led by the owner, 1 March 2026, open.
 insert into app.gesprekken (org_id, medewerker_user_id, leider_user_id, soort, datum, afgerond, eindclassificatie) values
   (:'org', :'mt', :'admin', 'beoordeling', '2025-11-10', true, 'B'),
