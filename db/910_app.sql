@@ -19,21 +19,6 @@ begin
 end
 $$;
 
--- A team by name or id; 'geen' (no team) is null.
-create function beheer.team(_org uuid, _team text, _parameter text default 'team') returns uuid
-language plpgsql stable set search_path = '' as $$
-declare id uuid;
-begin
-  if lower(trim(_team)) = 'geen' then return null; end if;
-  select t.id into id from app.teams t
-  where t.org_id = _org and (t.id::text = lower(trim(_team)) or lower(t.naam) = lower(trim(_team)));
-  if id is null then
-    perform app_hidden.ongeldig(_parameter, format('Team %s bestaat niet.', _team));
-  end if;
-  return id;
-end
-$$;
-
 -- A value of a list (app.keuzes), or a refusal that lists the allowed values.
 create function beheer.keuze(_lijst text, _waarde text, _parameter text) returns text
 language plpgsql stable set search_path = '' as $$
@@ -191,7 +176,11 @@ begin
   select * into l from app.lidmaatschappen x where x.org_id = _org and x.user_id = wie for update;
   nieuw := l;
   if _rol is not null then nieuw.rol := beheer.keuze('rol', trim(_rol), 'rol'); end if;
-  if _team is not null then nieuw.team_id := beheer.team(_org, _team); end if;
+  -- A team by name or id, as the doors look one up; 'geen' (no team) is null.
+  if _team is not null then
+    nieuw.team_id := nullif(app_hidden.param_verwijzing(jsonb_build_object('team', trim(_team)), 'team', 'team'),
+                            '00000000-0000-0000-0000-000000000000');
+  end if;
   if _functietitel is not null then nieuw.functietitel := nullif(trim(_functietitel), ''); end if;
   if _actief is not null then nieuw.actief := _actief; end if;
   if l.rol = 'eigenaar' and l.actief and not (nieuw.rol = 'eigenaar' and nieuw.actief)
