@@ -179,6 +179,20 @@ begin
 end
 $$;
 
+-- Ends a connection: its tokens stop working. A connection already ended keeps its first moment
+-- and reason. Returns the connection's id and person, or null when there is no such connection.
+create function app_hidden.mcp_verbinding_beeindigen(_id uuid, _reden text) returns jsonb
+language plpgsql volatile security definer set search_path = '' as $$
+declare r jsonb;
+begin
+  update app_private.mcp_verbindingen v
+  set ingetrokken_op = coalesce(v.ingetrokken_op, app_hidden.nu()), reden_intrekking = coalesce(v.reden_intrekking, _reden)
+  where v.id = _id
+  returning jsonb_build_object('id', v.id, 'user_id', v.user_id, 'ingetrokken_op', v.ingetrokken_op) into r;
+  return r;
+end
+$$;
+
 -- Exchanges an authorization code (its PKCE verifier was checked by the SDK). A code used a
 -- second time revokes the connection it yielded (RFC 6749 4.1.2).
 create function app_hidden.mcp_code_inwisselen(_code bytea, _client_id text, _redirect_uri text,
@@ -193,9 +207,7 @@ begin
     return jsonb_build_object('fout', 'invalid_grant', 'bericht', 'Unknown or expired authorization code');
   end if;
   if c.verbinding_id is not null then
-    update app_private.mcp_verbindingen v
-    set ingetrokken_op = coalesce(v.ingetrokken_op, app_hidden.nu()), reden_intrekking = coalesce(v.reden_intrekking, 'code_hergebruik')
-    where v.id = c.verbinding_id;
+    perform app_hidden.mcp_verbinding_beeindigen(c.verbinding_id, 'code_hergebruik');
     return jsonb_build_object('fout', 'invalid_grant', 'bericht', 'Authorization code already used; its tokens are revoked');
   end if;
   if _redirect_uri is not null and _redirect_uri <> c.redirect_uri then
@@ -233,9 +245,7 @@ begin
     return jsonb_build_object('fout', 'invalid_grant', 'bericht', 'Unknown refresh token');
   end if;
   if t.gebruikt_op is not null then
-    update app_private.mcp_verbindingen x
-    set ingetrokken_op = coalesce(x.ingetrokken_op, app_hidden.nu()), reden_intrekking = coalesce(x.reden_intrekking, 'hergebruik')
-    where x.id = v.id;
+    perform app_hidden.mcp_verbinding_beeindigen(v.id, 'hergebruik');
     return jsonb_build_object('fout', 'invalid_grant', 'bericht', 'Refresh token already used; the connection is revoked');
   end if;
   if v.ingetrokken_op is not null or t.verloopt_op <= app_hidden.nu() or v.verloopt_op <= app_hidden.nu()
@@ -301,13 +311,8 @@ $$;
 
 create function beheer.mcp_verbinding_intrekken(_id uuid) returns jsonb
 language plpgsql volatile set search_path = '' as $$
-declare r jsonb;
+declare r jsonb := app_hidden.mcp_verbinding_beeindigen(_id, 'beheer');
 begin
-  update app_private.mcp_verbindingen v
-  set ingetrokken_op = coalesce(v.ingetrokken_op, app_hidden.nu()),
-      reden_intrekking = coalesce(v.reden_intrekking, 'beheer')
-  where v.id = _id
-  returning jsonb_build_object('id', v.id, 'user_id', v.user_id, 'ingetrokken_op', v.ingetrokken_op) into r;
   if r is null then
     perform app_hidden.ongeldig('id', format('Verbinding %s bestaat niet.', _id));
   end if;

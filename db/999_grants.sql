@@ -35,3 +35,7 @@ end
 $$;
 
 revoke execute on function app_hidden.handelen_namens(uuid, uuid, text, text, jsonb) from koers_door, koers_definer;
+
+-- Ending an AI connection by its id is for the sign-in's own functions (a reused code or refresh
+-- token) and the app; a door ends one only with a token of it (app_hidden.mcp_intrekken).
+revoke execute on function app_hidden.mcp_verbinding_beeindigen(uuid, text) from koers_door;

@@ -3,7 +3,7 @@
 -- with a one-time token, one-use codes bound to client, redirect and resource, rotating refresh
 -- tokens whose reuse revokes the family, and revocation.
 begin;
-select plan(45);
+select plan(47);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.lid(:'alfa', 'lid') as lid \gset
@@ -132,6 +132,10 @@ reset role;
 -- The app lists and revokes a person's connections --------------------------------------------------
 select is(jsonb_array_length(beheer.mcp_verbindingen(:'lid')), 2, 'the person''s connected assistants');
 select is(beheer.mcp_verbinding_intrekken(:'v1') ->> 'id', :'v1', 'revoking one (already revoked) keeps its first revocation');
+select is((select reden_intrekking from app_private.mcp_verbindingen where id = :'v1'), 'code_hergebruik',
+  'its first reason stays');
+select ok(not has_function_privilege('koers_door', 'app_hidden.mcp_verbinding_beeindigen(uuid, text)', 'execute'),
+  'a door cannot end a connection by its id');
 
 -- Expired sign-in rows are trimmed; open registration is capped ----------------------------
 select set_config('koers.nu', '2030-01-01T10:00:00Z', true);
