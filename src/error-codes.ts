@@ -15,6 +15,8 @@ export const errorCodes = {
   te_groot: { status: 413, when: "De body is te groot." },
   te_veel_verzoeken: { status: 429, when: "Te veel verzoeken; Retry-After zegt wanneer het weer kan." },
   interne_fout: { status: 500, when: "Er ging iets onverwachts mis." },
+  tijdelijk_onbeschikbaar: { status: 503, when: "De database is even niet bereikbaar of te druk (ook na herhaalde pogingen); " +
+    "Retry-After zegt wanneer het weer kan. Er is niets half geschreven." },
   // The HTTP door's own refusals (docs/decisions.md).
   ongeldig_verzoek: { status: 400, when: "Het HTTP-verzoek zelf is misvormd (adres, escape, syntaxis)." },
   methode_niet_toegestaan: { status: 405, when: "Het adres bestaat, maar niet met deze methode; Allow noemt de juiste." },
