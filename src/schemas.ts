@@ -229,6 +229,7 @@ export function refusalCodes(o: Answering): ErrorCode[] {
     te_groot: o.writes,
     te_veel_verzoeken: true,
     interne_fout: true,
+    tijdelijk_onbeschikbaar: true,
     ongeldig_verzoek: false, // a request that reaches no operation
     methode_niet_toegestaan: false, // another method than the operation's
     niet_ondersteund: o.writes,
