@@ -4,9 +4,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { runner } from "node-pg-migrate";
-import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { doorPassword, doorRoleName, doorSecretKey } from "./connection.ts";
 import { referenceData, writeReferenceData } from "./reference-data.ts";
@@ -91,8 +90,42 @@ export async function ensureDoorRole(adminUrl: string): Promise<string> {
   }
 }
 
+/** The last of graphile-worker's own migrations (its sql/NNNNNN.sql files). */
+function latestWorkerMigration(): number {
+  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve("graphile-worker")), "../sql");
+  return Math.max(...fs.readdirSync(dir).filter((f) => /^\d+\.sql$/.test(f)).map((f) => parseInt(f, 10)));
+}
+
+/**
+ * Whether migrate would change nothing: every migration applied (graphile-worker's too), db/
+ * applied as it is now, and (setDoorPassword) the door role made. One query, without loading
+ * the migration tools, so a CLI command on a current database starts quickly.
+ */
+export async function upToDate(adminUrl: string, options: MigrateOptions = {}): Promise<boolean> {
+  const wanted = fs.readdirSync(migrationsDir).filter((f) => f.endsWith(".sql")).map((f) => f.slice(0, -4)).sort();
+  const { hash } = dbSources(JSON.stringify(referenceData()));
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [r] = await sql`select
+      array(select name::text from public.pgmigrations order by name) as applied,
+      (select max(id) from graphile_worker.migrations) as worker,
+      (select waarde from app_private.instellingen where sleutel = 'db_hash') as hash,
+      current_database() as db`;
+    const role = doorRoleName(r!.db);
+    const [door] = await sql`select exists (select 1 from pg_roles where rolname = ${role}) as made`;
+    return JSON.stringify(r!.applied) === JSON.stringify(wanted) && r!.worker === latestWorkerMigration() && r!.hash === hash &&
+      (!(options.setDoorPassword ?? true) || door!.made);
+  } catch {
+    return false; // not migrated at all (a table is missing)
+  } finally {
+    await sql.end();
+  }
+}
+
 export async function migrate(adminUrl: string, options: MigrateOptions = {}): Promise<void> {
   const log = options.log ?? (() => {});
+  // The migration tools are large; loaded only when migrating.
+  const [{ runner }, { runMigrations }] = await Promise.all([import("node-pg-migrate"), import("graphile-worker")]);
   const first = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await ensureDoorGroup(first);
