@@ -2,13 +2,13 @@
 -- section releases, reading the log. Called by the CLI over the administrative connection;
 -- nothing here is granted to the doors.
 
--- An organisation by id or by its exact name.
+-- An organisation by id or by its name (unique, ignoring letter case).
 create function beheer.org(_org text) returns uuid
 language plpgsql stable set search_path = '' as $$
 declare ids uuid[];
 begin
   select array_agg(o.org_id) into ids from app.organisaties o
-  where o.org_id::text = lower(_org) or o.naam = _org;
+  where o.org_id::text = lower(_org) or lower(o.naam) = lower(trim(_org));
   if ids is null then
     perform app_hidden.ongeldig('org', format('Organisatie %s bestaat niet.', _org));
   elsif cardinality(ids) > 1 then
@@ -42,7 +42,37 @@ begin
   if not exists (select 1 from pg_timezone_names where name = _tijdzone) then
     perform app_hidden.ongeldig('tijdzone', format('Tijdzone %s bestaat niet.', _tijdzone));
   end if;
-  insert into app.organisaties (naam, tijdzone) values (trim(_naam), _tijdzone) returning * into o;
+  -- Names are unique ignoring case; two at once with one name: the second is refused.
+  insert into app.organisaties (naam, tijdzone) values (trim(_naam), _tijdzone)
+  on conflict ((lower(naam))) do nothing returning * into o;
+  if o.org_id is null then perform beheer.naam_bezet(_naam); end if;
+  return jsonb_build_object('org_id', o.org_id, 'naam', o.naam, 'tijdzone', o.tijdzone);
+end
+$$;
+
+-- Refuses a name another organisation has, saying which and what to do.
+create function beheer.naam_bezet(_naam text) returns void
+language plpgsql stable set search_path = '' as $$
+declare o app.organisaties;
+begin
+  select * into o from app.organisaties x where lower(x.naam) = lower(trim(_naam));
+  perform app_hidden.ongeldig('naam', format('Er is al een organisatie %s (org_id %s). Kies een andere naam, of geef '
+    'de bestaande een andere naam met koers org rename --org %s --naam ...', o.naam, o.org_id, o.org_id));
+end
+$$;
+
+create function beheer.org_hernoemen(_org uuid, _naam text) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare o app.organisaties;
+begin
+  if nullif(trim(_naam), '') is null then
+    perform app_hidden.ongeldig('naam', 'De naam van de organisatie is verplicht.');
+  end if;
+  begin
+    update app.organisaties x set naam = trim(_naam) where x.org_id = _org returning * into o;
+  exception when unique_violation then
+    perform beheer.naam_bezet(_naam);
+  end;
   return jsonb_build_object('org_id', o.org_id, 'naam', o.naam, 'tijdzone', o.tijdzone);
 end
 $$;
@@ -71,12 +101,16 @@ begin
   on conflict (lower(email)) do nothing returning id into account;
   if account is null then
     select a.id into account from app.accounts a where lower(a.email) = lower(trim(_email));
-    if _wachtwoord_hash is not null then
-      update app.accounts set wachtwoord_hash = _wachtwoord_hash where id = account;
+    if exists (select 1 from app.lidmaatschappen l where l.org_id = _org and l.user_id = account) then
+      perform app_hidden.ongeldig('email', format('%s is al lid van deze organisatie.', _email));
     end if;
-  end if;
-  if exists (select 1 from app.lidmaatschappen l where l.org_id = _org and l.user_id = account) then
-    perform app_hidden.ongeldig('email', format('%s is al lid van deze organisatie.', _email));
+    -- Whoever may add a member must not be able to sign in as that person elsewhere: an
+    -- existing account joins with its own password, which only `koers user password` sets.
+    if _wachtwoord_hash is not null then
+      perform app_hidden.ongeldig('wachtwoord', format('%s heeft al een account; het wachtwoord verandert hier niet. '
+        'Voeg het lid toe zonder wachtwoord; een nieuw wachtwoord zet de beheerder met koers user password --email %s.',
+        trim(_email), trim(_email)));
+    end if;
   end if;
   if nullif(trim(_team), '') is not null then
     insert into app.teams (org_id, naam) values (_org, trim(_team))
@@ -87,9 +121,24 @@ begin
   end if;
   insert into app.lidmaatschappen (org_id, user_id, rol, functietitel, team_id)
   values (_org, account, _rol, nullif(trim(_functietitel), ''), team);
-  return jsonb_build_object('user_id', account, 'naam', trim(_naam), 'email', trim(_email),
+  return (select jsonb_build_object('user_id', account, 'naam', a.naam, 'email', a.email,
     'rol', _rol, 'functietitel', nullif(trim(_functietitel), ''),
-    'team', case when team is null then null else trim(_team) end);
+    'team', case when team is null then null else trim(_team) end) from app.accounts a where a.id = account);
+end
+$$;
+
+-- A person's password for signing in (the AI connection), set by the operator; the hash
+-- only. Returns the account, never the hash.
+create function beheer.wachtwoord_zetten(_email text, _wachtwoord_hash text) returns jsonb
+language plpgsql volatile set search_path = '' as $$
+declare a app.accounts;
+begin
+  update app.accounts x set wachtwoord_hash = _wachtwoord_hash where lower(x.email) = lower(trim(_email)) returning * into a;
+  if a.id is null then
+    perform app_hidden.ongeldig('email', format('Er is geen account met e-mailadres %s (koers user list --org O noemt de leden).',
+      trim(_email)));
+  end if;
+  return jsonb_build_object('user_id', a.id, 'naam', a.naam, 'email', a.email);
 end
 $$;
 
@@ -300,4 +349,17 @@ begin
   if p is null then perform app_hidden.ongeldig('id', format('Kernresultaat %s bestaat niet.', _id)); end if;
   return jsonb_build_object('id', _id, 'waarde', _waarde, 'prioriteit', app_hidden.prioriteit_weergave(_org, p));
 end
+$$;
+
+-- A webhook's delivery log (beheer.webhook_afleveringen) with, on a message's latest attempt
+-- when it failed and the message still waits, when the next attempt is due.
+create function beheer.webhook_afleveringslog(_id uuid, _limiet integer default 50) returns setof jsonb
+language sql stable set search_path = '' as $$
+  select x.r || jsonb_build_object('volgende_poging_op',
+    case when b.status = 'wacht' and not (x.r ->> 'onderweg')::boolean and (x.r ->> 'poging')::integer = b.pogingen
+         then b.volgende_poging_op end)
+  from beheer.webhook_afleveringen(_id, _limiet) with ordinality x(r, n)
+  join app_private.webhooks w on w.id = _id
+  join app_private.webhook_berichten b on b.org_id = w.org_id and b.id = (x.r ->> 'bericht_id')::uuid
+  order by x.n
 $$;
