@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
 import { readConfig, type Config } from "./config.ts";
-import { startEmbedded, type EmbeddedDb, type Use } from "./db/embedded.ts";
+import { database } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
 import { checkConnection, doorUrl, connect, type Sql } from "./db/connection.ts";
 import { buildRestDoor } from "./rest.ts";
@@ -14,17 +14,6 @@ export interface Service {
   address: string;
   adminUrl: string;
   stop(): Promise<void>;
-}
-
-/** The administrative database: DATABASE_URL, or the embedded server in the data folder. */
-export async function database(config: Config, log: (line: string) => void, use: Use = "command"):
-  Promise<{ url: string; embedded: EmbeddedDb | null }> {
-  if (config.databaseUrl) {
-    await checkConnection(config.databaseUrl, "DATABASE_URL");
-    return { url: config.databaseUrl, embedded: null };
-  }
-  const embedded = await startEmbedded(config.dataDir, config.embeddedPgPort, log, use);
-  return { url: embedded.url, embedded };
 }
 
 /** Listening failed: say which setting to change. */

@@ -1,7 +1,7 @@
 // `koers worker`: only the background worker, for deployments that scale it separately.
 // Signals and start-up errors are handled as for `npm start`.
 import { readConfig } from "./config.ts";
-import { database } from "./server.ts";
+import { database } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
 import { startWorker } from "./worker.ts";
 import { runUntilSignalled } from "./lifecycle.ts";

@@ -312,9 +312,14 @@ describe("koers sessienotitie and strategie", () => {
   it("--help names every command", async () => {
     const h = await koersCli(["--help"]);
     assert.equal(h.code, 0);
-    for (const c of ["team maken", "proces maken", "rol maken", "lid wijzigen", "reflectie indienen", "uren schrijven",
-      "waardering meten", "gesprek vastleggen", "sessienotitie vaststellen", "strategie goedkeuren|afwijzen", "import", "demo"]) {
+    for (const c of ["team create", "proces create", "rol create", "user update", "reflectie submit", "uren write",
+      "waardering measure", "gesprek record", "sessienotitie establish", "strategie approve", "strategie reject", "import", "demo"]) {
       assert.ok(h.stdout.includes(`koers ${c}`), c);
+    }
+    // The older Dutch spellings still work, and the help says so.
+    for (const c of ["team maken", "proces maken", "rol maken", "lid wijzigen", "reflectie indienen", "uren schrijven",
+      "waardering meten", "gesprek vastleggen", "sessienotitie vaststellen", "strategie goedkeuren", "strategie afwijzen"]) {
+      assert.ok(h.stdout.replace(/\s+/g, " ").includes(`${c} (`), c);
     }
     assert.ok(h.stdout.includes(values("gesprek_soort").join(", ")));
   });

@@ -133,8 +133,12 @@ describe("koers CLI", () => {
     const h = await koersCli(["--help"]);
     assert.equal(h.code, 0);
     for (const c of ["org create", "user create", "key create", "key revoke", "door set", "section release", "log",
-      "taak klaar", "prioriteit afronden", "kpi doel", "kernresultaat toevoegen", "kernresultaat bijwerken"]) {
+      "taak complete", "prioriteit complete", "kpi set", "kernresultaat add", "kernresultaat update"]) {
       assert.ok(h.stdout.includes(`koers ${c}`), c);
+    }
+    // The older Dutch spellings still work, and the help says so.
+    for (const c of ["taak klaar", "prioriteit afronden", "kpi doel", "kernresultaat toevoegen", "kernresultaat bijwerken"]) {
+      assert.ok(h.stdout.replace(/\s+/g, " ").includes(`${c} (`), c);
     }
   });
 

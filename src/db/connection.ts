@@ -113,3 +113,24 @@ export function connect(url: string, options: { now: string | null; max?: number
     onnotice: () => {},
   }) as unknown as Sql;
 }
+
+/** Where the service is reached, as it records it at start: what the CLI prints in URLs (koers demo). */
+const ADDRESS_KEY = "dienst_adres";
+
+export async function rememberServiceAddress(adminUrl: string, address: string): Promise<void> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql`insert into app_private.instellingen (sleutel, waarde) values (${ADDRESS_KEY}, ${address})
+              on conflict (sleutel) do update set waarde = excluded.waarde`;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The address the service last started on; else where HOST and PORT say it would listen. */
+export async function serviceAddress(sql: postgres.Sql, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const [row] = await sql`select waarde from app_private.instellingen where sleutel = ${ADDRESS_KEY}`;
+  if (row?.waarde) return row.waarde as string;
+  const host = env.HOST && env.HOST !== "0.0.0.0" && env.HOST !== "::" ? env.HOST : "127.0.0.1";
+  return `http://${host.includes(":") ? `[${host}]` : host}:${env.PORT || 3000}`;
+}

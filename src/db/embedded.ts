@@ -10,6 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import type { Config } from "../config.ts";
+import { checkConnection } from "./connection.ts";
 import {
   adoptServer, initCluster, isAlive, isReachable, PortInUseError, postgresUser, runningPostmaster,
   serverUserCanReach, startServer, stopPostmaster, type Binaries, type Server,
@@ -306,4 +308,68 @@ export async function startEmbedded(dataDir: string, port: number, log: (line: s
       release(ownerFile);
     },
   };
+}
+
+/** The administrative database: DATABASE_URL, or the embedded server in the data folder. */
+export async function database(config: Config, log: (line: string) => void, use: Use = "command"):
+  Promise<{ url: string; embedded: EmbeddedDb | null }> {
+  if (config.databaseUrl) {
+    await checkConnection(config.databaseUrl, "DATABASE_URL");
+    return { url: config.databaseUrl, embedded: null };
+  }
+  const embedded = await startEmbedded(config.dataDir, config.embeddedPgPort, log, use);
+  return { url: embedded.url, embedded };
+}
+
+/** The files Koers keeps in a data folder; nothing else in it is touched. */
+const DATA_FILES = ["postgres", "postgres.log", "koers.json", "postgres.owner"];
+
+/** Stops a postmaster still running in a cluster folder (one a killed Koers left behind). */
+async function stopLeftServer(cluster: string): Promise<void> {
+  const left = runningPostmaster(cluster);
+  if (left) await stopPostmaster(left.pid, cluster);
+}
+
+/**
+ * `koers data remove`: the embedded cluster of this data folder (also where it is kept under
+ * rootSpillDir) and the spill folders whose data folder is gone (a removed clone). Refused
+ * while a Koers process owns the folder. Returns what it removed (dryRun: what it would).
+ */
+export async function removeData(dataDir: string, options: { dryRun: boolean }): Promise<string[]> {
+  const owner = readOwner(path.join(dataDir, "postgres.owner"));
+  if (owner && ownerAlive(owner)) {
+    throw new Error(`Koers (pid ${owner.pid}) runs PostgreSQL in ${dataDir}; stop it first (Ctrl-C, or kill ${owner.pid})`);
+  }
+  const targets: { path: string; cluster?: string }[] = [];
+  const link = path.join(dataDir, "postgres");
+  const stat = fs.lstatSync(link, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink()) {
+    const cluster = path.resolve(dataDir, fs.readlinkSync(link));
+    if (path.dirname(path.dirname(cluster)) === rootSpillDir) targets.push({ path: path.dirname(cluster), cluster });
+  } else if (stat) {
+    targets[0] = { path: link, cluster: link };
+  }
+  for (const f of DATA_FILES) {
+    const p = path.join(dataDir, f);
+    if (fs.lstatSync(p, { throwIfNoEntry: false }) && !targets.some((t) => t.path === p)) targets.push({ path: p });
+  }
+  // Spill folders of data folders that no longer exist.
+  for (const entry of fs.existsSync(rootSpillDir) ? fs.readdirSync(rootSpillDir) : []) {
+    const dir = path.join(rootSpillDir, entry);
+    let origin: string;
+    try {
+      origin = fs.readFileSync(path.join(dir, "data-folder"), "utf8").trim();
+    } catch {
+      continue; // not one of ours
+    }
+    if (!fs.existsSync(origin) && !targets.some((t) => t.path === dir)) targets.push({ path: dir, cluster: path.join(dir, "postgres") });
+  }
+  if (!options.dryRun) {
+    for (const t of targets) {
+      if (t.cluster) await stopLeftServer(t.cluster);
+      fs.rmSync(t.path, { recursive: true, force: true });
+    }
+    try { fs.rmdirSync(dataDir); } catch { /* not empty: other files are the user's */ }
+  }
+  return targets.map((t) => t.path);
 }
