@@ -33,8 +33,8 @@ export function overview(commands: readonly Command[]): string {
   const column = 50;
   const lines = commands.map((c) => {
     const usage = `  ${usageLine(c)}`;
-    const about = wrap(firstSentence(c.about), 120 - column).split("\n").map((l) => " ".repeat(column) + l.trim()).join("\n");
-    return usage.length < column ? `${usage.padEnd(column)}${about.trimStart()}` : `${usage}\n${about}`;
+    const about = firstSentence(c.about);
+    return usage.length < column ? `${usage.padEnd(column)}${about}` : `${usage}\n${" ".repeat(column)}${about}`;
   });
   const aliases = commands.flatMap((c) => (c.aliases ?? []).map((a) => `${a} (${name(c)})`));
   return ["koers: goals, KPIs and tasks for EOS and Scaling Up companies", "", "Usage:", ...lines, "",
