@@ -165,11 +165,17 @@ function sections(): { title: string; ops: Operation[] }[] {
   })).filter((g) => g.ops.length > 0);
 }
 
-let page: string | null = null;
+const pages = new Map<string, string>();
 
-/** The page; the registry does not change while Koers runs, so it is made once. */
-export function docsPage(): string {
-  page ??= `<!doctype html>
+/**
+ * The page, with its examples at `origin` (the address the reader used). The registry does
+ * not change while Koers runs, so it is made once per address (a few at most are kept).
+ */
+export function docsPage(origin = "http://127.0.0.1:3000"): string {
+  const cached = pages.get(origin);
+  if (cached) return cached;
+  if (pages.size >= 8) pages.clear();
+  const page = `<!doctype html>
 <html lang="nl">
 <head>
 <meta charset="utf-8">
@@ -188,7 +194,7 @@ een sleutel hoort bij één organisatie en ziet wat de persoon die hem maakte in
 <code>wie_ben_ik</code> vraagt <code>org_id</code>, de organisatie van de sleutel (<code>wie_ben_ik</code> noemt haar).
 Lezen is GET met de parameters in de querystring; schrijven is POST met een body.</p>
 <p>De voorbeelden gebruiken drie variabelen; <code>&lt;...&gt;</code> vul je zelf in (een id uit een ander antwoord):</p>
-<pre>export KOERS_URL=http://127.0.0.1:3000
+<pre>export KOERS_URL=${esc(origin)}
 export KOERS_SLEUTEL=koers_live_...
 export ORG_ID=...   # organisatie.org_id uit: curl -H "Authorization: Bearer $KOERS_SLEUTEL" $KOERS_URL/api/v1/wie-ben-ik</pre>
 
@@ -213,5 +219,6 @@ ${sections().map((g) => `<h2>${esc(g.title)}</h2>\n${g.ops.map(operationHtml).jo
 </body>
 </html>
 `;
+  pages.set(origin, page);
   return page;
 }

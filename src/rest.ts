@@ -17,7 +17,7 @@ import { parseApiKey, bearerToken } from "./api-key.ts";
 import { index, openapi } from "./api-docs.ts";
 import { docsPage, DOCS_CSP } from "./docs-page.ts";
 import { addCors } from "./cors.ts";
-import type { Sql } from "./db/connection.ts";
+import { RETRY_AFTER_SECONDS, UNAVAILABLE, unavailable, type Sql } from "./db/connection.ts";
 
 /** The rate limit a call was counted against (draft-ietf-httpapi-ratelimit-headers-10 terms). */
 interface RateState { beleid: string; q: number; w: number; r: number; t: number }
@@ -73,11 +73,38 @@ function rateHeaders(status: number, t: RateState | null | undefined): Record<st
 }
 
 function send(reply: FastifyReply, a: TextResponse) {
+  if (a.status === 401) reply.header("www-authenticate", bearerChallenge(a.body));
   return reply.code(a.status).headers(rateHeaders(a.status, a.tempo))
     .header("cache-control", "no-store").type(JSON_TYPE).send(a.body);
 }
 
+/**
+ * A 401's challenge (RFC 6750): a key is asked for; a key that was sent and is revoked, or is
+ * no key of Koers, is an invalid token.
+ */
+function bearerChallenge(body: Buffer | string): string {
+  const code = (JSON.parse(body.toString()) as { fout?: ErrorBody }).fout?.code;
+  return `Bearer realm="koers"${code === "sleutel_ingetrokken" ? ', error="invalid_token"' : ""}`;
+}
+
+/** The database is away (or a call lost a deadlock at commit): 503 tijdelijk_onbeschikbaar, to be tried again. */
+function sendUnavailable(reply: FastifyReply) {
+  return reply.code(503).header("retry-after", String(RETRY_AFTER_SECONDS)).header("cache-control", "no-store")
+    .type(JSON_TYPE).send({ fout: UNAVAILABLE });
+}
+
+/** What a refusal written to a socket says when its logging call failed. */
+function failedAnswer(e: unknown): DoorResponse {
+  return unavailable(e) ? { status: 503, body: { fout: UNAVAILABLE } } : { status: 500, body: { fout: INTERNAL } };
+}
+
 const requestOf = (req: FastifyRequest): RequestInfo => ({ id: req.id, address: req.ip });
+
+/** The address the client used (for the docs page's examples), when its Host header is a plain host[:port]. */
+function ownOrigin(req: FastifyRequest): string | undefined {
+  const host = req.headers.host;
+  return host && /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?$/.test(host) ? `${req.protocol}://${host}` : undefined;
+}
 
 /** The path of a raw URL, %-decoded where it can be (shown through displayName: it may hold a NUL). */
 function pathOf(url: string): string {
@@ -90,8 +117,9 @@ function rawAnswer(socket: Socket, a: DoorResponse, id: string) {
   if (!socket.writable) return socket.destroy();
   const body = JSON.stringify(a.body);
   const reason = a.status === 431 ? "Request Header Fields Too Large" : a.status === 429 ? "Too Many Requests"
-    : a.status === 500 ? "Internal Server Error" : "Bad Request";
-  const extra = Object.entries(rateHeaders(a.status, a.tempo)).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+    : a.status === 500 ? "Internal Server Error" : a.status === 503 ? "Service Unavailable" : "Bad Request";
+  const extra = Object.entries({ ...rateHeaders(a.status, a.tempo), ...(a.status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : {}) })
+    .map(([k, v]) => `${k}: ${v}\r\n`).join("");
   socket.end(`HTTP/1.1 ${a.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Request-Id: ${id}\r\n${extra}` +
     `Connection: close\r\n\r\n${body}`);
@@ -103,6 +131,7 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
     try {
       return send(reply.header("x-request-id", req.id), await callDoorText(sql, keyOf(req), operation, {}, error, requestOf(req)));
     } catch (e) {
+      if (unavailable(e)) return sendUnavailable(reply);
       req.log.error(e);
       return reply.code(500).send({ fout: INTERNAL });
     }
@@ -128,7 +157,7 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
         : { code: "ongeldig_verzoek", bericht: "Dit is geen geldig HTTP-verzoek (of de methode bestaat niet)." };
       const id = crypto.randomUUID();
       callDoor(sql, "rest", null, "HTTP", {}, error, { id, address: socket.remoteAddress })
-        .then((a) => rawAnswer(socket, a, id), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }, id));
+        .then((a) => rawAnswer(socket, a, id), (e) => rawAnswer(socket, failedAnswer(e), id));
     },
   });
 
@@ -138,7 +167,7 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
     const id = requestId(req.headers["x-request-id"]);
     callDoor(sql, "rest", key, `CONNECT ${displayName(req.url ?? "")}`, {},
       { code: "ongeldig_verzoek", bericht: "Koers is geen proxy: CONNECT kan niet." }, { id, address: socket.remoteAddress })
-      .then((a) => rawAnswer(socket, a, id), () => rawAnswer(socket, { status: 500, body: { fout: INTERNAL } }, id));
+      .then((a) => rawAnswer(socket, a, id), (e) => rawAnswer(socket, failedAnswer(e), id));
   });
 
   app.addHook("onRequest", (req, reply, done) => { reply.header("x-request-id", req.id); done(); });
@@ -151,6 +180,7 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
 
   // What Fastify refuses itself (a body too large, an unreadable Content-Type) gets a fout and a log row too.
   app.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
+    if (unavailable(err)) return sendUnavailable(reply);
     const status = err.statusCode ?? 500;
     const error: ErrorBody = status === 413
       ? { code: "te_groot", bericht: `De body is te groot (hoogstens ${options.bodyLimit} bytes).` }
@@ -172,8 +202,8 @@ export function buildRestDoor(sql: Sql, options: { bodyLimit: number; logger?: b
   app.get("/api/v1", async () => index());
   app.get("/api/v1/", async () => index());
   app.get("/api/v1/openapi.json", async () => openapi());
-  app.get("/api/v1/docs", async (_req, reply) => reply.type("text/html; charset=utf-8")
-    .header("content-security-policy", DOCS_CSP).header("x-content-type-options", "nosniff").send(docsPage()));
+  app.get("/api/v1/docs", async (req, reply) => reply.type("text/html; charset=utf-8")
+    .header("content-security-policy", DOCS_CSP).header("x-content-type-options", "nosniff").send(docsPage(ownOrigin(req))));
 
   for (const o of operations) {
     allowed.set(restPath(o), httpMethod(o) === "GET" ? "GET, HEAD" : "POST");

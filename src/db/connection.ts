@@ -102,6 +102,52 @@ export async function checkConnection(url: string, setting: string): Promise<voi
 }
 
 /**
+ * While PostgreSQL is away, a request waits at most this long for a connection (seconds):
+ * refused at once when the server is down, CONNECT_TIMEOUT when its host does not answer.
+ */
+export const CONNECT_TIMEOUT_SECONDS = 2;
+
+/**
+ * The pause before a connection is tried again after a failed one, in seconds. postgres.js's
+ * default grows with every failure in the pool to 10-20 s, so after a ten-second outage calls
+ * waited that long for the database that was back; this stays below half a second.
+ */
+export function reconnectDelay(failures: number): number {
+  return Math.min(0.05 * 2 ** failures, 0.5);
+}
+
+/** What a client is told to wait when the database is away (Retry-After, seconds). */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** The answer while the database cannot be reached (503, Retry-After). */
+export const UNAVAILABLE = {
+  code: "tijdelijk_onbeschikbaar",
+  bericht: "Koers kan de database even niet bereiken. Probeer het over een paar seconden opnieuw; er is niets half geschreven.",
+} as const;
+
+/** Errors of a connection, not of the statement: the database is away, restarting or full. */
+const CONNECTION_ERRORS = new Set(["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED",
+  "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+/**
+ * SQLSTATEs that say "try again": a lost deadlock or serialization failure (40P01, 40001), the
+ * server shutting down or starting (57P01-57P03), too many connections (53300), and every
+ * connection exception (class 08).
+ */
+const RETRYABLE_STATES = new Set(["40001", "40P01", "53300", "57P01", "57P02", "57P03"]);
+
+/** Whether an error means "the database is away for now": answered 503 tijdelijk_onbeschikbaar, never 500. */
+export function unavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  const cause = (e as { cause?: unknown } | null)?.cause;
+  if (typeof code !== "string" && cause) return unavailable(cause);
+  if (typeof code !== "string") {
+    // node-postgres (the worker) has no code for a connection that ended.
+    return /Connection terminated|connection (?:error|ended|timeout)/i.test((e as Error | null)?.message ?? "");
+  }
+  return CONNECTION_ERRORS.has(code) || RETRYABLE_STATES.has(code) || code.startsWith("08");
+}
+
+/**
  * A pool. Statements are prepared once per connection (postgres.js names them), so a door call
  * is parsed and planned by PostgreSQL once per connection, not per request.
  */
@@ -109,6 +155,8 @@ export function connect(url: string, options: { now: string | null; max?: number
   return postgres(url, {
     max: options.max ?? 10,
     prepare: true,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    backoff: reconnectDelay,
     connection: { application_name: options.name, ...sessionSettings(options.now, options.rateLimit) },
     onnotice: () => {},
   }) as unknown as Sql;
