@@ -5,9 +5,9 @@ import type { Runner } from "graphile-worker";
 import { readConfig, type Config } from "./config.ts";
 import { database } from "./db/embedded.ts";
 import { migrate } from "./db/migrate.ts";
-import { checkConnection, doorUrl, connect, type Sql } from "./db/connection.ts";
+import { checkConnection, doorUrl, connect, rememberServiceAddress, type Sql } from "./db/connection.ts";
 import { buildRestDoor } from "./rest.ts";
-import { mountMcp } from "./mcp/mount.ts";
+import { LOOPBACK_NAMES, mountMcp } from "./mcp/mount.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -27,6 +27,27 @@ function listenError(e: unknown, config: Config): Error {
   return e as Error;
 }
 
+/** Where a client on this machine reaches an address Koers listens on (any interface: loopback). */
+function reachableAddress(address: string): string {
+  const u = new URL(address);
+  if (u.hostname === "0.0.0.0" || u.hostname === "[::]") u.hostname = "127.0.0.1";
+  return u.origin;
+}
+
+/** The start-up line of the AI connection: the address it announces, and the others it answers to. */
+function aiConnectionLine(publicUrl: string | null, listening: string): string {
+  const mcp = new URL("/mcp", publicUrl ?? listening);
+  if (publicUrl) {
+    const plain = mcp.protocol !== "https:" && !LOOPBACK_NAMES.includes(mcp.hostname);
+    return `AI connection (MCP) at ${mcp.href} (KOERS_PUBLIC_URL)` +
+      (plain ? "; warning: KOERS_PUBLIC_URL is not https, so assistants will not sign in over plain http" : "");
+  }
+  if (!LOOPBACK_NAMES.includes(mcp.hostname)) return `AI connection (MCP) at ${mcp.href} (KOERS_PUBLIC_URL sets another address)`;
+  const other = new URL(mcp);
+  other.hostname = mcp.hostname === "localhost" ? "127.0.0.1" : "localhost";
+  return `AI connection (MCP) at ${mcp.href}, also as ${other.href} (KOERS_PUBLIC_URL sets another address)`;
+}
+
 export async function start(config: Config = readConfig(), log: (line: string) => void = () => {}): Promise<Service> {
   const { url: adminUrl, embedded } = await database(config, log, "service");
   let doorSql: Sql | null = null;
@@ -44,14 +65,12 @@ export async function start(config: Config = readConfig(), log: (line: string) =
     doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur", rateLimit: config.rateLimit });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     let listening = "";
-    await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, allowedOrigins: config.allowedOrigins });
+    await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, loopbackAliases: !config.publicUrl || LOOPBACK_NAMES.includes(new URL(config.publicUrl).hostname),
+      allowedOrigins: config.allowedOrigins });
     const address = await app.listen({ host: config.host, port: config.port }).catch((e) => { throw listenError(e, config); });
-    listening = address;
-    const mcp = new URL("/mcp", config.publicUrl ?? address);
-    log(`AI connection (MCP) at ${mcp.href}`);
-    if (mcp.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(mcp.hostname)) {
-      log("warning: KOERS_PUBLIC_URL is not https; assistants will not sign in over plain http");
-    }
+    listening = reachableAddress(address);
+    log(aiConnectionLine(config.publicUrl, listening));
+    await rememberServiceAddress(adminUrl, config.publicUrl ?? listening);
     if (config.worker) {
       worker = await startWorker(adminUrl, { now: config.now, concurrency: config.workerConcurrency, retention: config.retention });
     }

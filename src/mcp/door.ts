@@ -15,14 +15,14 @@ import { bearerToken } from "../api-key.ts";
 import { callDoor, type RequestInfo } from "../rest.ts";
 import { checkStorable, tooDeep, MAX_DEPTH } from "../http-input.ts";
 import type { ErrorBody } from "../parameters.ts";
-import type { Sql } from "../db/connection.ts";
+import { RETRY_AFTER_SECONDS, UNAVAILABLE, unavailable, type Sql } from "../db/connection.ts";
 import { tools, instructions } from "./tools.ts";
 import pkg from "../../package.json" with { type: "json" };
-import type { KoersOAuthProvider, PublicAddress } from "../oauth/provider.ts";
+import type { PublicAddress, SiteOf } from "../oauth/provider.ts";
 
 export interface McpDoorOptions {
-  provider: KoersOAuthProvider;
-  address: () => PublicAddress;
+  /** The address a request is answered as, and its token provider. */
+  site: SiteOf;
   /** Origins (scheme://host[:port]) whose browser pages may call /mcp, besides Koers's own. */
   allowedOrigins: readonly string[];
 }
@@ -37,9 +37,9 @@ function buildServer(sql: Sql): Server {
     const http = ctx.http?.authInfo?.extra?.request as RequestInfo | undefined;
     // The same transport checks as the REST door: no NUL or lone surrogate reaches jsonb.
     const args = checkStorable((request.params.arguments ?? {}) as Record<string, unknown>);
-    const a = args.ok
-      ? await callDoor(sql, "mcp", credential ?? null, request.params.name, args.value, null, http)
-      : await callDoor(sql, "mcp", credential ?? null, request.params.name, args.logged, args.error, http);
+    const a = await (args.ok
+      ? callDoor(sql, "mcp", credential ?? null, request.params.name, args.value, null, http)
+      : callDoor(sql, "mcp", credential ?? null, request.params.name, args.logged, args.error, http)).catch(unavailableResult);
     const body = a.body as Record<string, unknown>;
     return {
       content: [{ type: "text", text: JSON.stringify(body) }],
@@ -48,6 +48,12 @@ function buildServer(sql: Sql): Server {
     };
   });
   return server;
+}
+
+/** The database went away between the token check and the call: the tool's result says so, to be tried again. */
+function unavailableResult(e: unknown): { status: number; body: unknown } {
+  if (!unavailable(e)) throw e;
+  return { status: 503, body: { fout: UNAVAILABLE } };
 }
 
 function challenge(address: PublicAddress, error?: { code: string; description: string }): string {
@@ -67,14 +73,15 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
   const handler = createMcpHandler(() => buildServer(sql), { legacy: "stateless" });
   const node = toNodeHandler(handler);
 
-  function originAllowed(origin: string | undefined): boolean {
+  function originAllowed(req: FastifyRequest): boolean {
+    const origin = req.headers.origin;
     if (origin === undefined) return true; // not a browser page
-    return origin === new URL(options.address().issuer).origin || options.allowedOrigins.includes(origin);
+    return origin === new URL(options.site(req.headers.host).address.issuer).origin || options.allowedOrigins.includes(origin);
   }
 
   function corsHeaders(req: FastifyRequest): Record<string, string> {
     const origin = req.headers.origin;
-    return origin && originAllowed(origin)
+    return origin && originAllowed(req)
       ? { "access-control-allow-origin": origin, vary: "Origin",
           "access-control-expose-headers": "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version" }
       : {};
@@ -112,6 +119,10 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
     });
     // Errors of this route are answered here, not by the REST door's handler (which logs as REST).
     scope.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
+      if (unavailable(err)) {
+        return reply.code(503).headers({ ...corsHeaders(req), "retry-after": String(RETRY_AFTER_SECONDS), "cache-control": "no-store" })
+          .send({ fout: UNAVAILABLE });
+      }
       const status = err.statusCode === 413 ? 413 : (err.statusCode ?? 500) < 500 ? 400 : 500;
       if (status === 500) req.log.error(err);
       const fout: ErrorBody = status === 413 ? { code: "te_groot", bericht: "De body is te groot." }
@@ -121,7 +132,7 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
     });
 
     scope.options("/mcp", async (req, reply) => {
-      if (!originAllowed(req.headers.origin)) return refuse(req, reply, 403, originRefusal(req), null, null);
+      if (!originAllowed(req)) return refuse(req, reply, 403, originRefusal(req), null, null);
       return reply.code(204).headers({
         ...corsHeaders(req),
         "access-control-allow-methods": "GET, POST, DELETE",
@@ -134,8 +145,8 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
       method: ["GET", "POST", "DELETE"],
       url: "/mcp",
       handler: async (req, reply) => {
-        if (!originAllowed(req.headers.origin)) return refuse(req, reply, 403, originRefusal(req), null, null);
-        const address = options.address();
+        if (!originAllowed(req)) return refuse(req, reply, 403, originRefusal(req), null, null);
+        const { address, provider } = options.site(req.headers.host);
         // OAuth 2.1 (and RFC 9700): a token in a URL ends up in logs and histories; never accepted.
         if (/[?&]access_token=/.test(req.url)) {
           return refuse(req, reply, 401, { code: "geen_sleutel",
@@ -143,7 +154,7 @@ export async function registerMcpDoor(app: FastifyInstance, sql: Sql, options: M
             challenge(address, { code: "invalid_request", description: "Access tokens are refused in the query string" }), null);
         }
         const token = bearerToken(req.headers.authorization);
-        const checked = await options.provider.checkAccessToken(token);
+        const checked = await provider.checkAccessToken(token);
         if (checked.status !== "geldig") {
           const why = UNAUTHORIZED[checked.status]!;
           return refuse(req, reply, 401, { code: checked.status, bericht: why.bericht },

@@ -10,15 +10,20 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import {
   InvalidClientError, TooManyRequestsError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidScopeError,
-  InvalidTargetError, InvalidTokenError,
+  InvalidTargetError, InvalidTokenError, TemporarilyUnavailableError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { Sql } from "../db/connection.ts";
+import { unavailable, type Sql } from "../db/connection.ts";
 import { accessTokenHash, isAccessToken, isRefreshToken, newAccessToken, newRefreshToken, randomSecret, sha256 } from "./tokens.ts";
 import { fetchMetadataDocument, type FetchPolicy } from "./client-metadata.ts";
 import { signInPage } from "./pages.ts";
 
 /** Where Koers is reached: the issuer (an origin) and the MCP resource (issuer + /mcp). */
 export interface PublicAddress { issuer: string; resource: string; secure: boolean }
+
+/** The address a request is answered as, and the provider that issues tokens for it. */
+export interface Site { address: PublicAddress; provider: KoersOAuthProvider }
+/** The site of a request, by its Host header. */
+export type SiteOf = (host: string | undefined) => Site;
 
 export const BROWSER_COOKIE = "koers_browser";
 
@@ -93,6 +98,15 @@ function checkedMetadata(m: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
+/**
+ * The database is away: OAuth's temporarily_unavailable (the routes answer it 503 with
+ * Retry-After), the database's error kept as its cause. Any other error as it is.
+ */
+function databaseAway(e: unknown): unknown {
+  if (!unavailable(e)) return e;
+  return Object.assign(new TemporarilyUnavailableError("The database cannot be reached for a moment; try again shortly"), { cause: e });
+}
+
 export interface ProviderOptions { address: () => PublicAddress; clientMetadata: FetchPolicy }
 
 export class KoersOAuthProvider implements OAuthServerProvider {
@@ -101,7 +115,11 @@ export class KoersOAuthProvider implements OAuthServerProvider {
   private get address(): PublicAddress { return this.options.address(); }
 
   private async one<T>(query: Promise<readonly { r: unknown }[]>): Promise<T> {
-    return (await query)[0]!.r as T;
+    try {
+      return (await query)[0]!.r as T;
+    } catch (e) {
+      throw databaseAway(e);
+    }
   }
 
   readonly clientsStore: OAuthRegisteredClientsStore = {
@@ -231,6 +249,6 @@ export class KoersOAuthProvider implements OAuthServerProvider {
     const t = request.token;
     if (!isAccessToken(t) && !isRefreshToken(t)) return;
     await this.sql`select app_hidden.mcp_intrekken(array[${sha256(t)}::bytea, ${accessTokenHash(this.address.resource, t)}::bytea],
-      ${client.client_id})`;
+      ${client.client_id})`.catch((e) => { throw databaseAway(e); });
   }
 }

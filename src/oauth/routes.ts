@@ -7,14 +7,14 @@
 // The forms are bound to the browser that started the request (a cookie whose hash the request
 // holds) and the consent form to the sign-in (a one-time token), so neither can be posted from
 // another site or another browser.
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import express from "express";
 import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
-import type { Sql } from "../db/connection.ts";
-import { BROWSER_COOKIE, PAGE_HEADERS, cookieValue, type KoersOAuthProvider, type PublicAddress } from "./provider.ts";
+import { RETRY_AFTER_SECONDS, unavailable, type Sql } from "../db/connection.ts";
+import { BROWSER_COOKIE, PAGE_HEADERS, cookieValue, type PublicAddress, type Site, type SiteOf } from "./provider.ts";
 import { consentPage, messagePage, signInPage, type ConsentRequest } from "./pages.ts";
 import { verifyPassword } from "./password.ts";
 import { randomSecret, sha256 } from "./tokens.ts";
@@ -44,34 +44,53 @@ export function protectedResourceMetadata(a: PublicAddress) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const EXPIRED = "Deze aanmelding is verlopen of al afgerond. Begin opnieuw vanuit je assistent.";
 
-export async function registerOAuthRoutes(app: FastifyInstance, sql: Sql, provider: KoersOAuthProvider,
-                                          address: () => PublicAddress): Promise<void> {
+/** The SDK's handlers for one site's provider, as an express app. */
+function sdkHandlers({ provider }: Site): express.Express {
+  const ex = express();
+  ex.disable("x-powered-by");
+  ex.set("etag", false);
+  // The SDK answers an OAuth error 400; temporarily_unavailable (the database is away) is a 503
+  // with Retry-After, so a client waits and tries again.
+  ex.use((_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: { error?: unknown }) => {
+      if (body?.error === "temporarily_unavailable") res.status(503).set("retry-after", String(RETRY_AFTER_SECONDS));
+      return json(body);
+    };
+    next();
+  });
+  // Rate limiting is off: the SDK's limiter counts per instance and per client address, which
+  // behind a proxy is one address for everyone (Koers has no rate limit yet; docs/decisions.md).
+  ex.use("/oauth/authorize", authorizationHandler({ provider, rateLimit: false }));
+  ex.use("/oauth/token", tokenHandler({ provider, rateLimit: false }));
+  ex.use("/oauth/register", clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false,
+    clientSecretExpirySeconds: 0 }));
+  ex.use("/oauth/revoke", revocationHandler({ provider, rateLimit: false }));
+  return ex;
+}
+
+export async function registerOAuthRoutes(app: FastifyInstance, sql: Sql, site: SiteOf): Promise<void> {
+  const address = (req: FastifyRequest): PublicAddress => site(req.headers.host).address;
   // Metadata: public documents, readable from any page.
   await app.register(async (scope) => {
     const send = (reply: FastifyReply, doc: unknown) =>
       reply.headers({ "access-control-allow-origin": "*", "cache-control": "max-age=300" }).send(doc);
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
-      scope.get(path, async (_req, reply) => send(reply, protectedResourceMetadata(address())));
+      scope.get(path, async (req, reply) => send(reply, protectedResourceMetadata(address(req))));
     }
-    scope.get("/.well-known/oauth-authorization-server", async (_req, reply) => send(reply, authorizationServerMetadata(address())));
+    scope.get("/.well-known/oauth-authorization-server", async (req, reply) => send(reply, authorizationServerMetadata(address(req))));
   });
 
   // The SDK's handlers, given the untouched request stream (they parse their own bodies).
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
-    const ex = express();
-    ex.disable("x-powered-by");
-    ex.set("etag", false);
-    // Rate limiting is off: the SDK's limiter counts per instance and per client address, which
-    // behind a proxy is one address for everyone (Koers has no rate limit yet; docs/decisions.md).
-    ex.use("/oauth/authorize", authorizationHandler({ provider, rateLimit: false }));
-    ex.use("/oauth/token", tokenHandler({ provider, rateLimit: false }));
-    ex.use("/oauth/register", clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false,
-      clientSecretExpirySeconds: 0 }));
-    ex.use("/oauth/revoke", revocationHandler({ provider, rateLimit: false }));
+    const handlers = new Map<string, express.Express>();
     for (const path of ["/oauth/authorize", "/oauth/token", "/oauth/register", "/oauth/revoke"]) {
       scope.all(path, (req, reply) => {
+        const s = site(req.headers.host);
+        let ex = handlers.get(s.address.issuer);
+        if (!ex) handlers.set(s.address.issuer, ex = sdkHandlers(s));
         reply.hijack();
         ex(req.raw as never, reply.raw as never);
       });
@@ -84,6 +103,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, sql: Sql, provid
     scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 },
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
     scope.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
+      if (unavailable(err)) {
+        return reply.code(503).headers({ ...PAGE_HEADERS, "retry-after": String(RETRY_AFTER_SECONDS) }).send(messagePage(
+          "Even geduld", "Koers kan de database even niet bereiken. Probeer het over een paar seconden opnieuw."));
+      }
       if ((err.statusCode ?? 500) >= 500) req.log.error(err);
       const status = (err.statusCode ?? 500) < 500 ? err.statusCode! : 500;
       return reply.code(status).headers(PAGE_HEADERS).send(messagePage("Aanmelden lukt niet",
@@ -141,7 +164,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, sql: Sql, provid
         target.searchParams.set("error_description", "The user refused access");
       }
       if (r.state !== null) target.searchParams.set("state", r.state);
-      target.searchParams.set("iss", address().issuer);
+      target.searchParams.set("iss", address(req).issuer);
       return reply.code(303).headers({ location: target.href, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
     });
   });
