@@ -62,17 +62,31 @@ export function taskList(options: WorkerOptions): TaskList {
 
 export const crontab = "0 * * * * trim_logs\n30 * * * * trim_webhook_log\n";
 
-function pool(adminUrl: string, max: number, now: string | null, log: (line: string) => void): pg.Pool {
+function pool(adminUrl: string, max: number, now: string | null, log: (line: string) => void, stopping: () => boolean): pg.Pool {
   const p = new pg.Pool({
     connectionString: adminUrl,
     max,
     // The test clock reaches the workers too.
     ...(now ? { options: `-c koers.nu=${now.replaceAll(" ", "\\ ")}` } : {}),
   });
-  // A connection lost while the database shuts down must not crash the process.
-  p.on("error", (e) => log(`database connection lost: ${e.message}`));
-  p.on("connect", (client) => client.on("error", (e) => log(`database connection lost: ${e.message}`)));
+  // A connection lost while the database shuts down must not crash the process; one lost
+  // while the worker stops is expected and not worth a line.
+  const lost = (e: Error) => { if (!stopping()) log(`database connection lost: ${e.message}`); };
+  p.on("error", lost);
+  p.on("connect", (client) => client.on("error", lost));
   return p;
+}
+
+/**
+ * Ends a pool and waits until its connections are closed, not only asked to close (pg-pool's
+ * end() resolves before that), so a database stopped next finds no connection of ours to end.
+ */
+async function endPool(p: pg.Pool): Promise<void> {
+  let open = p.totalCount;
+  if (open === 0) return p.end();
+  const closed = new Promise<void>((resolve) => p.on("remove", () => { if (--open <= 0) resolve(); }));
+  await p.end();
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
 }
 
 /**
@@ -116,8 +130,9 @@ export async function startWorker(adminUrl: string, options: WorkerOptions): Pro
   const liveness = await startLiveness(adminUrl, log);
   await liveness.sweep();
 
-  const mainPool = pool(adminUrl, options.concurrency + 2, options.now, log);
-  const deliveryPool = pool(adminUrl, webhooks.concurrency + 2, webhooks.nodeTime ? null : options.now, log);
+  let stopping = false;
+  const mainPool = pool(adminUrl, options.concurrency + 2, options.now, log, () => stopping);
+  const deliveryPool = pool(adminUrl, webhooks.concurrency + 2, webhooks.nodeTime ? null : options.now, log, () => stopping);
   const main = await run({
     pgPool: mainPool,
     events: registerPool(mainPool, liveness, log),
@@ -136,7 +151,7 @@ export async function startWorker(adminUrl: string, options: WorkerOptions): Pro
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: {
-      deliver_webhook: deliverWebhook({ pool: deliveryPool, policy: webhooks.policy, slot: liveness.slot, nodeTime: webhooks.nodeTime }),
+      deliver_webhook: deliverWebhook({ pool: deliveryPool, policy: webhooks.policy, slot: liveness.ready, nodeTime: webhooks.nodeTime }),
     },
     parsedCronItems: [],
     useNodeTime: webhooks.nodeTime,
@@ -146,14 +161,16 @@ export async function startWorker(adminUrl: string, options: WorkerOptions): Pro
   });
   const promise = Promise.all([main.promise, deliveries.promise]).then(() => {}).finally(async () => {
     closeConnections();
+    stopping = true;
     await liveness.stop();
-    await Promise.all([mainPool.end(), deliveryPool.end()]);
+    await Promise.all([endPool(mainPool), endPool(deliveryPool)]);
   });
   promise.catch(() => {});
   return {
     ...main,
     promise,
     stop: async (reason?: string) => {
+      stopping = true;
       await Promise.all([main.stop(reason), deliveries.stop(reason)]);
       await promise.catch(() => {});
     },

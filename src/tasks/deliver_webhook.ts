@@ -17,8 +17,8 @@ export interface DeliveryOptions {
   /** The delivery workers' connection pool. */
   pool: pg.Pool;
   policy: AddressPolicy;
-  /** The liveness slot of this worker process (webhooks/liveness.ts). */
-  slot: () => number;
+  /** The liveness slot of this worker process, once it holds it (webhooks/liveness.ts). */
+  slot: () => number | Promise<number>;
   /** Tests that move the clock: "now" is Node's clock, for graphile-worker and for koers.nu. */
   nodeTime: boolean;
 }
@@ -40,6 +40,8 @@ interface Begin {
 interface End { gelukt: boolean; uitgezet: boolean; webhook_id?: string; opeenvolgende_fouten?: number }
 
 const MAX_BATCH = 100;
+/** How long a delivery's result waits for the database to record it. */
+const RECORD_PATIENCE_MS = 60_000;
 
 /**
  * Calls made in the same turn of the event loop go to the database as one statement over
@@ -93,7 +95,7 @@ export function deliverWebhook(options: DeliveryOptions): Task {
 
   return async (payload, helpers) => {
     const { org_id: org, id } = payload as { org_id: string; id: string };
-    const started = await begin({ org, bericht: id, slot: options.slot(), pool: helpers.job.locked_by });
+    const started = await begin({ org, bericht: id, slot: await options.slot(), pool: helpers.job.locked_by });
     if (started.actie !== "versturen") return;
 
     // The body's keys in the interface's order; this exact text is what is signed.
@@ -103,15 +105,16 @@ export function deliverWebhook(options: DeliveryOptions): Task {
       event: started.gebeurtenis, delivery: started.aflevering_id, signature: signatureHeader(started.geheim, started.t, body),
     }, options.policy);
 
-    // The result must be recorded: a passing database hiccup is waited out.
+    // The result must be recorded: an outage of the database (a restart) is waited out, up to
+    // a minute; otherwise the job runs again and the message is sent a second time.
     let ended: End | null = null;
-    for (let attempt = 1; ended === null; attempt++) {
+    for (let attempt = 1, since = Date.now(); ended === null; attempt++) {
       try {
         ended = await end({ org, webhook: started.webhook_id, aflevering: started.aflevering_id, status: result.status,
           fout: result.error, duur_ms: result.durationMs });
       } catch (e) {
-        if (attempt >= 5) throw e;
-        await new Promise((r) => setTimeout(r, 200 * attempt));
+        if (Date.now() - since > RECORD_PATIENCE_MS) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 1000)));
       }
     }
     if (result.error) {
