@@ -11,7 +11,8 @@ export const koersBin = path.join(root, "bin/koers.mjs");
 /** The arguments `npm start` gives node (its V8 flags, tsx, src/main.ts), from package.json. */
 export const serviceNodeArgs: string[] = (() => {
   const start: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
-  const [node, ...args] = start.split(/\s+/);
+  // `exec` makes node the process npm started, so npm's SIGTERM reaches it.
+  const [node, ...args] = start.replace(/^exec\s+/, "").split(/\s+/);
   if (node !== "node" || !args.includes("src/main.ts")) throw new Error(`unexpected start script: ${start}`);
   return args;
 })();
