@@ -1,6 +1,7 @@
 // `npm test`: type checking, the pgTAP files (pg_prove) and the TypeScript tests (node's test
 // runner, real HTTP on loopback), against a throwaway database: a cluster this script starts
-// from the machine's PostgreSQL binaries, or the server in TEST_DATABASE_URL.
+// from the machine's PostgreSQL binaries, or the server in TEST_DATABASE_URL. First the Debian
+// packages the tests need (test/prerequisites.ts): as root, what is missing is installed.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -8,6 +9,7 @@ import postgres from "postgres";
 import { migrate } from "../src/db/migrate.ts";
 import { doorRoleName } from "../src/db/connection.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
+import { ensurePrerequisites } from "./prerequisites.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 // `npm test -- sql-tests/120-taken.sql test/taken.test.ts` runs only those files (for work in
@@ -41,6 +43,10 @@ let cluster: Cluster | null = null;
 let exitCode = 0;
 const startedAt = Date.now();
 try {
+  log("prerequisites (test/prerequisites.ts)");
+  const problem = ensurePrerequisites((line) => console.log(`npm test: ${line}`));
+  if (problem) fail(problem);
+
   log("type checking (tsc)");
   const tsc = await run(path.join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", "."]);
   if (tsc.code !== 0) fail("type checking failed");
