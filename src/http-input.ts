@@ -48,6 +48,16 @@ function storable(v: unknown, depth = 1): unknown {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [storable(k), storable(x, depth + 1)]));
 }
 
+/**
+ * Whether a value holds a number JSON cannot carry: JSON.parse reads 1e309 as Infinity, which
+ * would reach the database as null, "not given", instead of being refused as too large.
+ */
+function holdsEndlessNumber(v: unknown): boolean {
+  if (typeof v === "number") return !Number.isFinite(v);
+  if (v === null || typeof v !== "object") return false;
+  return Object.values(v).some(holdsEndlessNumber);
+}
+
 /** The first unstorable text in a value, in a string or in a key at any depth. */
 function findUnstorable(v: unknown): string | null {
   if (typeof v === "string") return UNSTORABLE.test(v) ? v : null;
@@ -70,6 +80,9 @@ export function checkStorable(input: Record<string, unknown>): Input {
     const bad = findUnstorable(value);
     if (bad !== null) {
       return invalid(name, `${name} bevat ${whatIsWrong(bad)}.`, storable(input) as Record<string, unknown>);
+    }
+    if (holdsEndlessNumber(value)) {
+      return invalid(name, `${name} bevat een getal dat te groot is.`, storable(input) as Record<string, unknown>);
     }
   }
   return { ok: true, value: input };

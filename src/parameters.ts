@@ -35,6 +35,7 @@ interface Options { required?: boolean }
 interface Shape { pattern?: RegExp; explanation?: string; max?: number }
 
 const LONGEST_TEXT = 10_000;
+const LARGEST_NUMBER = 1e15;
 
 function make(type: ParamType, description: string, o: Options, extra: Partial<Param> = {}): Param {
   return { type, required: o.required ?? false, description, ...extra };
@@ -56,8 +57,9 @@ export const param = {
       : shape(o)),
   integer: (description: string, o: Options & { min?: number; max?: number } = {}) =>
     make("integer", description, o, { min: o.min ?? -2147483648, max: o.max ?? 2147483647 }),
+  /** A number; without a range of its own, within ±10^15 (what fits 15 digits, as numeric text may have). */
   number: (description: string, o: Options & { min?: number; max?: number } = {}) =>
-    make("number", description, o, { ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}) }),
+    make("number", description, o, { min: o.min ?? -LARGEST_NUMBER, max: o.max ?? LARGEST_NUMBER }),
   /** One of a fixed list of values (type keuze in the index). */
   choice: (values: readonly string[], description: string, o: Options = {}) => make("keuze", description, o, { values }),
   /** ja or nee; true and false are accepted too (type vlag in the index). */

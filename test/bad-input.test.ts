@@ -9,6 +9,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
 import { index } from "../src/api-docs.ts";
+import { operations } from "../src/registry.ts";
+import type { Param } from "../src/parameters.ts";
 import { request, setupWorld, writeTwoStep } from "./helpers.ts";
 
 const NOW = "2026-05-14T10:00:00+02:00";
@@ -18,6 +20,11 @@ interface Endpoint { operatie: string; methode: "GET" | "POST"; pad: string; sch
 
 // The index as the door generates it; the first test checks GET /api/v1 serves exactly this.
 const endpoints = index().endpoints as Endpoint[];
+
+/** A parameter's rule in the registry: its type, range, pattern. */
+function rule(e: Endpoint, p: IndexParam): Param {
+  return operations.find((o) => o.name === e.operatie)!.parameters[p.naam]!;
+}
 
 const ids = {} as { project: string; prioriteit: string; taak: string; nummer: number; kpi: string };
 const o = setupWorld({
@@ -256,6 +263,52 @@ for (const e of endpoints) {
             for (const enc of withRaw(e, `${p.naam}=${encodeURIComponent(v)}`, `${JSON.stringify(p.naam)}:${JSON.stringify(v)}`)) {
               await expectRefusal(`${p.naam}=${v} ${JSON.stringify(enc)}`, e.operatie, () => call(e, enc), 400, "ongeldige_parameters", p.naam);
             }
+          }
+        }
+      }
+    });
+
+    const numeric = e.parameters.filter((p) => rule(e, p).type === "integer" || rule(e, p).type === "number" || rule(e, p).numeric);
+    if (numeric.length > 0) it("a number out of range (1e309, -1e309, past its bounds, past 32 bits) is refused naming the parameter", async () => {
+      for (const p of numeric) {
+        const r = rule(e, p);
+        const bad = ["1e309", "-1e309", "1e400", String((r.max ?? 1e15) + 1), String((r.min ?? -1e15) - 1)];
+        if (r.type === "integer") bad.push("2147483648", "-2147483649", "4294967296");
+        for (const v of bad) {
+          // In JSON as a number (JSON.parse makes 1e309 Infinity, which JSON.stringify makes null:
+          // it must not become "not given"), in a query string or form as text.
+          for (const enc of withRaw(e, `${p.naam}=${encodeURIComponent(v)}`, `${JSON.stringify(p.naam)}:${v}`)) {
+            await expectRefusal(`${p.naam}=${v} ${JSON.stringify(enc)}`, e.operatie, () => call(e, enc), 400, "ongeldige_parameters", p.naam);
+          }
+        }
+      }
+    });
+
+    it("a value of the wrong shape in any parameter (a list, an object, a number, an empty list) is refused naming it", async () => {
+      for (const p of e.parameters) {
+        const r = rule(e, p);
+        // JSON values that are none of this parameter's shape (a query string holds only texts: below).
+        const shapes: Record<Param["type"], string[]> = {
+          uuid: ["[]", "{}", "[1]", "true", "1"], string: ["[]", "{}", "[1]", "true", "1"], keuze: ["[]", "{}", "[1]", "true", "1"],
+          text: r.numeric ? ["[]", "{}", "[1]", "true", '"x"'] : ["[]", "{}", "[1]", "true", "1"],
+          integer: ["[]", "{}", "[1]", "true", '"x"', "1.5"], number: ["[]", "{}", "[1]", "true", '"x"'],
+          vlag: ["[]", "{}", "[1]", "1", '"misschien"'],
+          array: r.elements ? ["{}", "[1]", "1"] : ["{}", "[[1]]", "[{}]", "1", "true"],
+          object: ["[]", "1", '"geen json"'],
+        };
+        if (post) {
+          for (const v of shapes[r.type]) {
+            const enc = withRaw(e, "", `${JSON.stringify(p.naam)}:${v}`)[0]!;
+            await expectRefusal(`${p.naam}=${v}`, e.operatie, () => call(e, enc), 400, "ongeldige_parameters", p.naam);
+          }
+        }
+        // From a query string or a form: a list where one value belongs, and JSON-ish text.
+        if (r.type !== "array" && r.type !== "object") {
+          for (const raw of [`${p.naam}=[]`, `${p.naam}%5B%5D=`, `${p.naam}=a&${p.naam}=b`]) {
+            if (raw.endsWith("=[]") && r.type === "text" && !r.pattern && !r.numeric) continue; // free text: "[]" is text
+            if (raw.endsWith("=[]") && r.type === "string" && !r.pattern) continue;
+            const enc = withRaw(e, raw, "").at(-1)!;
+            await expectRefusal(`${raw}`, e.operatie, () => call(e, enc), 400, "ongeldige_parameters", p.naam);
           }
         }
       }
