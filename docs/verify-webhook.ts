@@ -1,14 +1,19 @@
 // How a receiver checks a Koers webhook (docs/webhooks.md). Runnable as a small receiver:
 //
-//   KOERS_WEBHOOK_SECRET=koers_whsec_... npx tsx docs/verify-webhook.ts      (PORT, default 8080)
+//   KOERS_WEBHOOK_SECRET=koers_whsec_... npx --no-install tsx docs/verify-webhook.ts      (PORT, default 8080)
 //
-// It listens on http://127.0.0.1:<PORT>; Koers delivers only to https, so put it behind your
-// HTTPS front end, or set TLS_CERT and TLS_KEY (PEM files) to serve https itself. Or import
-// verifyWebhook into your own receiver: it needs only Node's crypto.
+// It serves https, as Koers delivers only to https: with the certificate and key of TLS_CERT and
+// TLS_KEY (PEM files), or else a self-signed one for localhost that it makes with openssl and
+// names, for trying it out (a Koers worker then needs NODE_EXTRA_CA_CERTS=<that file> and, for a
+// receiver on this machine, KOERS_WEBHOOK_PRIVATE=aan). Or import verifyWebhook into your own
+// receiver: it needs only Node's crypto.
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import https from "node:https";
+import os from "node:os";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** A `t` more than this many seconds from now, in the past or the future, is refused. */
@@ -80,16 +85,30 @@ export function receiver(secret: string, onMessage: (m: WebhookMessage) => void)
   };
 }
 
+/** A self-signed certificate for localhost, made with openssl, for trying the receiver out. */
+function selfSigned(): { cert: string; key: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "koers-receiver-"));
+  const [cert, key] = [path.join(dir, "cert.pem"), path.join(dir, "key.pem")];
+  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+    "-keyout", key, "-out", cert, "-days", "7", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], { stdio: "ignore" });
+  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));
+  return { cert, key };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const secret = process.env.KOERS_WEBHOOK_SECRET;
   if (!secret) {
-    console.error("set KOERS_WEBHOOK_SECRET to the signing secret `koers webhook maken` printed");
+    console.error("set KOERS_WEBHOOK_SECRET to the signing secret `koers webhook create` printed");
     process.exit(2);
   }
   const port = Number(process.env.PORT ?? 8080);
   const handler = receiver(secret, (m) => console.log(`${m.tijdstip} ${m.gebeurtenis} ${m.id} ${JSON.stringify(m.gegevens)}`));
-  const server = process.env.TLS_CERT && process.env.TLS_KEY
-    ? https.createServer({ cert: fs.readFileSync(process.env.TLS_CERT), key: fs.readFileSync(process.env.TLS_KEY) }, handler)
-    : http.createServer(handler);
-  server.listen(port, "127.0.0.1", () => console.log(`listening on ${process.env.TLS_CERT ? "https" : "http"}://127.0.0.1:${port}`));
+  const tls = process.env.TLS_CERT && process.env.TLS_KEY ? { cert: process.env.TLS_CERT, key: process.env.TLS_KEY } : selfSigned();
+  if (!process.env.TLS_CERT) {
+    console.log(`no TLS_CERT and TLS_KEY: serving a self-signed certificate for localhost, ${tls.cert} ` +
+      "(a worker trusts it with NODE_EXTRA_CA_CERTS)");
+  }
+  https.createServer({ cert: fs.readFileSync(tls.cert), key: fs.readFileSync(tls.key) }, handler)
+    .listen(port, "127.0.0.1", () => console.log(`listening on https://localhost:${port}`));
 }

@@ -5,6 +5,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import https from "node:https";
 import path from "node:path";
 import Stripe from "stripe";
 import { verifyWebhook, WebhookRejected } from "../docs/verify-webhook.ts";
@@ -349,18 +350,28 @@ describe("webhooks", () => {
     assert.match(text.stdout, /webhook\.test\s+#1\s+302\s+[\d.]+ ms\s+doorverwijzing/);
   });
 
-  it("the verification example for receivers runs and accepts a real delivery, and nothing altered", async () => {
+  it("the verification example for receivers runs, serves https, and accepts a real delivery, and nothing altered", async () => {
     const port = await freePort();
     const example = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../docs/verify-webhook.ts")],
-      { env: { ...process.env, KOERS_WEBHOOK_SECRET: all.secret, PORT: String(port) } });
+      { env: { ...process.env, KOERS_WEBHOOK_SECRET: all.secret, PORT: String(port),
+        TLS_CERT: certificate.certPath, TLS_KEY: path.join(certificate.dir, "key.pem") } });
     let output = "";
     example.stdout.on("data", (d) => (output += d));
     example.stderr.on("data", (d) => (output += d));
     try {
       await waitUntil(() => output.includes("listening on"), 15_000, "the example to listen");
+      assert.match(output, new RegExp(`listening on https://localhost:${port}`));
       const delivery = at("/alles").find((r) => r.json.gebeurtenis === "taak.klaar")!;
-      const post = (body: string, signature: string) => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body,
-        headers: { "content-type": "application/json", "x-service-signature": signature } });
+      // Over https, trusting the test's certificate as a worker does.
+      const post = (body: string, signature: string) => new Promise<{ status: number }>((resolve, reject) => {
+        const req = https.request({ host: "127.0.0.1", servername: "localhost", port, path: "/", method: "POST", ca: certificate.cert,
+          headers: { "content-type": "application/json", "x-service-signature": signature } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode! }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
       const signature = String(delivery.headers["x-service-signature"]);
       assert.equal((await post(delivery.body, signature)).status, 200);
       await waitUntil(() => output.includes(delivery.json.id), 5000, "the example to log the message");
@@ -370,6 +381,18 @@ describe("webhooks", () => {
       assert.equal((await post(delivery.body, "")).status, 400);
     } finally {
       example.kill();
+    }
+    // Without a certificate of its own it makes a self-signed one and still serves https only.
+    const selfSigned = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../docs/verify-webhook.ts")],
+      { env: { ...process.env, KOERS_WEBHOOK_SECRET: all.secret, PORT: String(port), TLS_CERT: "", TLS_KEY: "" } });
+    let said = "";
+    selfSigned.stdout.on("data", (d) => (said += d));
+    try {
+      await waitUntil(() => said.includes("listening on"), 15_000, "the self-signed example to listen");
+      assert.match(said, /self-signed certificate for localhost, \S+cert\.pem/);
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" }), "no plain http");
+    } finally {
+      selfSigned.kill();
     }
   });
 
