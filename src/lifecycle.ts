@@ -50,7 +50,7 @@ export async function runUntilSignalled(name: string, start: () => Promise<Runni
   }
 
   const warning = testOnlyWarning();
-  if (warning) console.error(`${name}: ${warning}`);
+  if (warning) log(warning);
   try {
     running = await start();
   } catch (e) {

@@ -45,6 +45,13 @@ describe("/api/v1/docs", () => {
     assert.equal(html.match(/<style>/g)?.length, 1);
   });
 
+  it("shows its examples at the address the reader used", async () => {
+    assert.ok((await page()).html.includes(`<pre>export KOERS_URL=${o.baseUrl}\n`));
+    const port = new URL(o.baseUrl).port;
+    const asLocalhost = await (await fetch(`http://localhost:${port}/api/v1/docs`)).text();
+    assert.ok(asLocalhost.includes(`<pre>export KOERS_URL=http://localhost:${port}\n`));
+  });
+
   it("loads nothing from elsewhere: no script, no external link, font, image or style", async () => {
     const { html } = await page();
     assert.doesNotMatch(html, /<script|<link|<img|<iframe|<object|<embed|@import|url\(|@font-face|\sstyle=|\son[a-z]+=/i);

@@ -1,8 +1,9 @@
 // `npm start` as a person runs it, with no settings: the AI connection at
 // http://localhost:PORT/mcp signs in the MCP SDK's own client; accounts keep their password when
 // they join another organisation and get one only from `koers user password` (read from standard
-// input); SIGTERM to the npm process alone stops Koers and its PostgreSQL, quietly; `koers data
-// remove` then removes the cluster, also where (as root) it is kept in /var/lib/koers.
+// input); koers demo prints the address the service runs on; SIGTERM to the npm process alone
+// stops Koers and its PostgreSQL, quietly; `koers data remove` then removes the cluster, also
+// where (as root) it is kept in /var/lib/koers.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -197,6 +198,14 @@ describe("npm start with no settings", () => {
     assert.deepEqual((await cliJson(["org", "list"])).map((o: { naam: string }) => o.naam), ["Derde BV", "Localhost BV"]);
   });
 
+  it("koers demo prints URLs at the address the service runs on", async () => {
+    const demo = await cliJson(["demo"]);
+    assert.equal(demo.base_url, `http://127.0.0.1:${port}`);
+    assert.ok(demo.curl.every((c: string) => c.includes(`"http://127.0.0.1:${port}/api/v1/`)), demo.curl.join("\n"));
+    const team = await fetch(`http://127.0.0.1:${port}/api/v1/team?org_id=${demo.org_id}`, { headers: { authorization: `Bearer ${demo.sleutel}` } });
+    assert.equal(team.status, 200);
+  });
+
   it("SIGTERM to the npm process alone stops Koers and its PostgreSQL, without a line about lost connections", async () => {
     const postmaster = Number(fs.readFileSync(path.join(data, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
     const started = tree(npm.pid!);
@@ -215,12 +224,12 @@ describe("npm start with no settings", () => {
 
   it("koers data remove lists the cluster, then removes it (also from /var/lib/koers)", async () => {
     const cluster = fs.realpathSync(path.join(data, "postgres"));
+    const where = process.getuid?.() === 0 ? path.dirname(cluster) : path.join(data, "postgres");
     const dry = await cliJson(["data", "remove"]);
-    assert.ok(dry.zou_verwijderen.includes(process.getuid?.() === 0 ? path.dirname(cluster) : path.join(data, "postgres")),
-      JSON.stringify(dry));
+    assert.ok(dry.zou_verwijderen.includes(where), JSON.stringify(dry));
     assert.ok(fs.existsSync(cluster), "nothing removed without --ja");
     const done = await cliJson(["data", "remove", "--ja"]);
-    assert.deepEqual(done.verwijderd, dry.zou_verwijderen);
+    assert.ok(done.verwijderd.includes(where) && done.verwijderd.includes(path.join(data, "koers.json")), JSON.stringify(done));
     assert.equal(fs.existsSync(cluster), false);
     assert.equal(fs.existsSync(data), false, "the data folder held only Koers's files");
   });

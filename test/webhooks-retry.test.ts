@@ -8,7 +8,7 @@ import path from "node:path";
 import { makeWorld, testDatabase, type TestDb, type World } from "./helpers.ts";
 import { createSigningSecret } from "../src/webhooks/signature.ts";
 import {
-  cliJson, makeCertificate, ok, startReceiver, startWorkerProcess, status, waitUntil,
+  cliJson, koersCli, makeCertificate, ok, startReceiver, startWorkerProcess, status, waitUntil,
   type Certificate, type Receiver, type WorkerProcess,
 } from "./webhooks-support.ts";
 
@@ -86,6 +86,14 @@ describe("webhook retries under a moved clock", () => {
       const [m] = await db.sql`select volgende_poging_op, mislukte_pogingen from app_private.webhook_berichten where webhook_id = ${webhook}`;
       assert.deepEqual([m!.volgende_poging_op.getTime(), m!.mislukte_pogingen], [due, i + 1], `retry ${i + 1} planned`);
       assert.equal((await hook()).opeenvolgende_fouten, i + 1);
+      if (i === 0) {
+        // The delivery log says when the next attempt is due, on the failed attempt only.
+        const log = await cliJson(db.url, ["webhook", "deliveries", "--id", webhook]);
+        assert.deepEqual(log.map((a: { poging: number; volgende_poging_op: string | null }) =>
+          [a.poging, a.volgende_poging_op && Date.parse(a.volgende_poging_op)]), [[1, due]]);
+        const text = await koersCli(db.url, ["webhook", "deliveries", "--id", webhook]);
+        assert.match(text.stdout, new RegExp(`#1 +500 .*next attempt ${iso(due).replace(/\./g, "\\.")}`));
+      }
       // A second before it is due, nothing arrives (the worker polls every second).
       await setClock(due - 1000);
       await new Promise((r) => setTimeout(r, 1600));

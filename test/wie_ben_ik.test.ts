@@ -73,6 +73,7 @@ describe("wie_ben_ik", () => {
       assert.equal(r.status, 401);
       assert.equal(r.body.fout.code, "geen_sleutel");
       assert.match(r.body.fout.bericht, /Bearer/);
+      assert.equal(r.headers.get("www-authenticate"), 'Bearer realm="koers"', "how to authenticate (RFC 6750)");
       const countAfter = (await db.sql`select count(*)::int as n from app_private.aanroepen_zonder_org`)[0]!.n;
       assert.equal(countAfter, countBefore + 1);
       const log = await lastCallWithoutOrg(db.sql);
@@ -86,6 +87,7 @@ describe("wie_ben_ik", () => {
     const r = await request(koers.baseUrl, "GET", "/api/v1/wie-ben-ik", { apiKey: w2.members.mt.apiKey });
     assert.equal(r.status, 401);
     assert.equal(r.body.fout.code, "sleutel_ingetrokken");
+    assert.equal(r.headers.get("www-authenticate"), 'Bearer realm="koers", error="invalid_token"');
     const log = await lastCall(db.sql, w2.org);
     assert.deepEqual([log.operatie, log.status, log.fout_code, log.sleutel_id],
       ["wie_ben_ik", 401, "sleutel_ingetrokken", w2.members.mt.key_id]);
