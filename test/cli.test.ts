@@ -176,7 +176,7 @@ describe("koers CLI", () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /^Usage: koers key create --org O --user U\n/);
     assert.match(r.stdout, /printed once/);
-    assert.match(r.stdout, /^  --org +organisation: its id or exact name/m);
+    assert.match(r.stdout, /^  --org +organisation: its id or name, letter case aside/m);
     assert.match(r.stdout, /^  --user +member: user id or e-mail address/m);
     assert.equal((await koersCli(["help", "key", "create"])).stdout, r.stdout);
     const group = await koersCli(["key", "--help"]);

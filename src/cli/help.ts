@@ -5,7 +5,7 @@ import { values } from "../choices.ts";
 import { name, usageLine, type Command } from "./command.ts";
 import { OPTIONS, optionsOf } from "./options.ts";
 
-const NOTES = `O is an organisation id or exact name; U a user id or e-mail address; R one of
+const NOTES = `O is an organisation id or name (letter case aside); U a user id or e-mail address; R one of
 ${values("rol").join(", ")}. Add --json to any command for machine-readable output.
 Database: DATABASE_URL, or the embedded PostgreSQL in KOERS_DATA_DIR (default ./data).
 koers COMMAND --help explains one command; koers --version prints the version.`;

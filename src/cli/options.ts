@@ -15,7 +15,7 @@ export const OPTIONS = {
   json: flag("machine-readable output"),
   help: { type: "boolean" as const, help: "this help", short: "h" },
   version: flag("print the version"),
-  org: text("organisation: its id or exact name (koers org list)"),
+  org: text("organisation: its id or name, letter case aside (koers org list)"),
   naam: text("name"),
   tijdzone: text("IANA time zone of the organisation (default Europe/Amsterdam)"),
   email: text("e-mail address; a person already known by it joins with the same account"),

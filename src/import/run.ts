@@ -29,7 +29,7 @@ export function parseImportFile(text: string): { file: unknown } | { fouten: Fau
 }
 
 /**
- * Imports into an organisation (id or exact name). The database's progress lines on a large
+ * Imports into an organisation (id or name). The database's progress lines on a large
  * file arrive as notices on the connection (see the CLI).
  */
 export async function importData(sql: postgres.Sql, org: string, file: unknown): Promise<ImportOutcome> {

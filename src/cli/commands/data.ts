@@ -6,9 +6,9 @@ import { progress, withDatabase } from "../database.ts";
 
 export const dataCommands: Command[] = [
   {
-    words: ["import"], usage: "--org O FILE.json", positionals: true,
+    words: ["import"], usage: "--org O FILE.json | --schema", positionals: true,
     about: "Loads a file of people, teams, priorities, KPIs, tasks and more (docs/import.md), all or nothing; every " +
-      "fault is named with its place. Running it again adds nothing twice. --schema prints its JSON Schema.",
+      "fault is named with its place. Running it again adds nothing twice. With --schema it prints the file's JSON Schema.",
     run: async ({ values: v, positionals, json }) => {
       if (v.schema) {
         console.log(JSON.stringify((await import("../../import/schema.ts")).importSchema, null, 2));
