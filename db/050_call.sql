@@ -173,15 +173,16 @@ $$;
 -- log, or in aanroepen_zonder_org), with the outcome of an admitted call. Only the row of this
 -- very call, and only once: the log cannot be forged or rewritten from the door.
 create function app_hidden.aanroep_einde(_aanroep_id uuid, _status integer, _fout_code text, _fout_detail text,
-                                         _begonnen timestamptz)
+                                         _begonnen timestamptz, _pogingen integer default null)
 returns boolean language plpgsql volatile security definer set search_path = '' as $$
 declare duur numeric := round(extract(epoch from clock_timestamp() - _begonnen) * 1000, 3);
 begin
   insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters,
-                                     status, fout_code, fout_detail, duur_ms, verzoek_id)
+                                     status, fout_code, fout_detail, duur_ms, verzoek_id, pogingen)
   select b.org, b.aanroep_id, b.xid, _begonnen, b.door, b.operatie, b.user_id, b.rol, b.sleutel_id, b.parameters,
          case when b.toegelaten then _status else b.status end, case when b.toegelaten then _fout_code else b.fout_code end,
-         case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id
+         case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id,
+         case when b.toegelaten then _pogingen end
   from app_hidden.bellers b
   where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
     and not exists (select from app_private.aanroepen a where a.org_id = b.org and a.id = b.aanroep_id);
@@ -298,6 +299,13 @@ begin
 end
 $$;
 
+-- How often a call's operation is tried when PostgreSQL breaks it off for a conflict with another
+-- transaction (a deadlock, 40P01; a serialization failure, 40001). The operation's block is a
+-- subtransaction: breaking it off undoes all it did, the other transaction goes on, and the
+-- next try starts afresh (under READ COMMITTED with a new snapshot). After the last try the
+-- answer is 503 tijdelijk_onbeschikbaar, never 500; the log row counts the tries (pogingen).
+create function app_hidden.max_pogingen() returns integer language sql immutable as $$ select 3 $$;
+
 -- The one statement of a door call. verzoek_id: the request id the door answers with;
 -- adres: the client's address (the rate limit of calls without a valid key). The answer is
 -- {"status": .., "body": .., "tempo": {beleid, q, w, r, t} when a rate limit applies}.
@@ -317,6 +325,7 @@ declare
   detail text;
   st text; bericht text; fdetail text; hint text;
   gelogd boolean;
+  pogingen integer := 0;
 begin
   s := app_hidden.aanroep_begin(door, sleutel, operatie, parameters, voorfout, verzoek_id, adres, begonnen);
   if s.fout is not null then
@@ -325,55 +334,76 @@ begin
   else
     invoer := s.invoer - 'bevestigcode';
     code := s.invoer ->> 'bevestigcode';
-    begin
-      if not s.schrijft then
-        antwoord := app_hidden.uitvoeren(s.operatie, invoer);
-      elsif not s.twee_stappen then
-        -- A write that stores a proposal itself (strategie_bijwerken) runs at once.
-        antwoord := app_hidden.uitvoeren(s.operatie, invoer) -> 'resultaat';
-      elsif code is null then
-        begin
-          uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
-          raise exception using errcode = 'KPROE';  -- roll the trial write back
-        exception when sqlstate 'KPROE' then
-          null;
-        end;
-        antwoord := app_hidden.bevestigcode_maken(invoer, uitvoer -> 'voorstel');
-      else
-        ingenomen := app_hidden.bevestigcode_innemen(invoer, code);
-        if (ingenomen ->> 'gebruikt')::boolean then
-          antwoord := ingenomen -> 'resultaat';
+    <<poging>>
+    loop
+      pogingen := pogingen + 1;
+      begin
+        if not s.schrijft then
+          antwoord := app_hidden.uitvoeren(s.operatie, invoer);
+        elsif not s.twee_stappen then
+          -- A write that stores a proposal itself (strategie_bijwerken) runs at once.
+          antwoord := app_hidden.uitvoeren(s.operatie, invoer) -> 'resultaat';
+        elsif code is null then
+          begin
+            uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
+            raise exception using errcode = 'KPROE';  -- roll the trial write back
+          exception when sqlstate 'KPROE' then
+            null;
+          end;
+          antwoord := app_hidden.bevestigcode_maken(invoer, uitvoer -> 'voorstel');
         else
-          uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
-          if uitvoer -> 'voorstel' is distinct from ingenomen -> 'voorstel' then
-            perform app_hidden.ongeldig('bevestigcode',
-              'De gegevens zijn veranderd sinds het voorstel. Vraag een nieuw voorstel aan.');
+          ingenomen := app_hidden.bevestigcode_innemen(invoer, code);
+          if (ingenomen ->> 'gebruikt')::boolean then
+            antwoord := ingenomen -> 'resultaat';
+          else
+            uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
+            if uitvoer -> 'voorstel' is distinct from ingenomen -> 'voorstel' then
+              perform app_hidden.ongeldig('bevestigcode',
+                'De gegevens zijn veranderd sinds het voorstel. Vraag een nieuw voorstel aan.');
+            end if;
+            antwoord := jsonb_build_object('uitgevoerd', true) || coalesce(uitvoer -> 'resultaat', '{}');
+            perform app_hidden.bevestigcode_gebruikt(code, antwoord);
           end if;
-          antwoord := jsonb_build_object('uitgevoerd', true) || coalesce(uitvoer -> 'resultaat', '{}');
-          perform app_hidden.bevestigcode_gebruikt(code, antwoord);
         end if;
-      end if;
-    exception when others then
-      get stacked diagnostics st = returned_sqlstate, bericht = message_text,
-                              fdetail = pg_exception_detail, hint = pg_exception_hint;
-      if st = 'KOERS' then
-        fout := jsonb_strip_nulls(jsonb_build_object('code', fdetail, 'bericht', bericht,
-                                                     'parameter', nullif(hint, '')));
-      else
-        fout := jsonb_build_object('code',
-          coalesce((select f.code from app.sqlstate_fouten f where f.sqlstate = st), 'interne_fout'));
-        fout := fout || jsonb_build_object('bericht', case fout ->> 'code'
-          when 'interne_fout' then 'Er ging iets mis aan onze kant. Probeer het later opnieuw.'
-          when 'rol_mag_niet' then 'Met jouw rol mag dit niet.'
-          when 'alleen_lezen' then 'Deze koppeling staat op alleen lezen; schrijven kan niet.'
-          else 'De invoer past niet: een verwijzing of waarde bestaat niet of is ongeldig.' end);
-        detail := st || ': ' || bericht;
-      end if;
-      status := coalesce((select f.status from app.foutcodes f where f.code = fout ->> 'code'), 500);
-      antwoord := null;
-    end;
+        exit poging;
+      exception
+        when deadlock_detected or serialization_failure then
+          get stacked diagnostics st = returned_sqlstate, bericht = message_text;
+          detail := st || ': ' || bericht;
+          if pogingen >= app_hidden.max_pogingen() then
+            fout := jsonb_build_object('code', 'tijdelijk_onbeschikbaar',
+              'bericht', 'Het lukte even niet door drukte op dezelfde gegevens; er is niets gewijzigd. Probeer het zo opnieuw.');
+            status := 503;
+            antwoord := null;
+            exit poging;
+          end if;
+          -- A short pause of a few milliseconds, different per call, so two calls that broke
+          -- each other off do not meet again at once.
+          perform pg_sleep(random() * 0.005 * pogingen);
+        when others then
+          get stacked diagnostics st = returned_sqlstate, bericht = message_text,
+                                  fdetail = pg_exception_detail, hint = pg_exception_hint;
+          if st = 'KOERS' then
+            fout := jsonb_strip_nulls(jsonb_build_object('code', fdetail, 'bericht', bericht,
+                                                         'parameter', nullif(hint, '')));
+          else
+            fout := jsonb_build_object('code',
+              coalesce((select f.code from app.sqlstate_fouten f where f.sqlstate = st), 'interne_fout'));
+            fout := fout || jsonb_build_object('bericht', case fout ->> 'code'
+              when 'interne_fout' then 'Er ging iets mis aan onze kant. Probeer het later opnieuw.'
+              when 'rol_mag_niet' then 'Met jouw rol mag dit niet.'
+              when 'alleen_lezen' then 'Deze koppeling staat op alleen lezen; schrijven kan niet.'
+              else 'De invoer past niet: een verwijzing of waarde bestaat niet of is ongeldig.' end);
+            detail := st || ': ' || bericht;
+          end if;
+          status := coalesce((select f.status from app.foutcodes f where f.code = fout ->> 'code'), 500);
+          antwoord := null;
+          exit poging;
+      end;
+    end loop;
   end if;
-  gelogd := app_hidden.aanroep_einde(s.aanroep_id, status, fout ->> 'code', detail, begonnen);
+  gelogd := app_hidden.aanroep_einde(s.aanroep_id, status, fout ->> 'code', detail, begonnen,
+                                     case when pogingen > 1 then pogingen end);
   return jsonb_build_object('status', status,
     'body', case when fout is null then antwoord else jsonb_build_object('fout', fout) end)
     || case when s.tempo is not null then jsonb_build_object('tempo', s.tempo) else '{}' end;
