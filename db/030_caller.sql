@@ -195,7 +195,7 @@ language sql stable as $$
 $$;
 
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
--- For aanroep_begin and handelen_namens, which run it with their rights: the door itself
+-- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with their rights: the door itself
 -- cannot read or write the table.
 create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
                                          _door text, _operatie text, _secties text[], _parameters jsonb,
@@ -205,18 +205,16 @@ declare
   id uuid := gen_random_uuid();
   w text := coalesce(_org::text, '') || '/' || id;
 begin
-  -- The row of this backend exists after its first call: an update, else the first insert.
-  update app_hidden.bellers b
-  set xid = pg_current_xact_id(), wijzer = w, toegelaten = _toegelaten, aanroep_id = id, org = _org,
-      user_id = _user, rol = _rol, sleutel_id = _sleutel, door = _door, operatie = _operatie, secties = _secties,
-      parameters = _parameters, status = _status, fout_code = _fout_code, verzoek_id = _verzoek_id
-  where b.pid = pg_backend_pid();
-  if not found then
-    insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
-                                    secties, parameters, status, fout_code, verzoek_id)
-    values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
-            _secties, _parameters, _status, _fout_code, _verzoek_id);
-  end if;
+  -- The row of this backend exists after its first call: then an update.
+  insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
+                                       secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
+          _secties, _parameters, _status, _fout_code, _verzoek_id)
+  on conflict (pid) do update
+    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
+        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
+        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
+        status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
   if _toegelaten then
     w := set_config('koers.aanroep', w, true);
   end if;

@@ -74,7 +74,10 @@ describe("a deadlock inside a call", () => {
     assert.equal(r.body.taak.omschrijving, "Offerte versturen");
     assert.deepEqual(await state(taak), { omschrijving: "Offerte versturen", historyEntries: 1 });
     const log = await logRow("deadlock-1");
-    assert.deepEqual([log.status, log.fout_code, log.pogingen], [200, null, 2]);
+    // Usually the second try; on a busy machine the other transaction may not have taken the
+    // code before the retry takes it again, and the two meet once more.
+    assert.deepEqual([log.status, log.fout_code], [200, null]);
+    assert.ok(log.pogingen >= 2, `tried again: ${log.pogingen}`);
     assert.match(log.fout_detail, /^40P01: deadlock detected/);
   });
 });
