@@ -76,25 +76,23 @@ begin
            -- An operation of the registry whose function is not built yet is an unknown address.
            o.naam is not null and to_regproc('api.' || quote_ident(o.naam)) is not null as gebouwd,
            o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, x.aan, x.alleen_lezen,
-           o.sectie is null or coalesce(x.vrijgegeven, false) as vrijgegeven, not coalesce(x.module_aan, true) as module_uit,
-           coalesce(x.recht, o.rechten ->> k.rol, 'geen') as recht,
+           o.sectie is null or coalesce(x.sectie_vrij, false) as vrijgegeven, not coalesce(x.module_aan, true) as module_uit,
+           coalesce(x.rechten -> k.rol ->> o.naam, o.rechten ->> k.rol, 'geen') as recht,
            -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
-           case when x.eigen_rechten then app_hidden.zichtbare_secties(k.org_id, k.rol)
-                else array(select v.sectie from app.secties v
-                           where v.org_id = k.org_id and v.vrijgegeven and v.sectie = any (app_hidden.rol_secties(k.rol))) end as secties
+           case when x.rechten ? k.rol then app_hidden.zichtbare_secties(k.org_id, k.rol)
+                else array(select v from unnest(x.vrije_secties) v where v = any (app_hidden.rol_secties(k.rol))) end as secties
     from (select) leeg
     left join lateral (select * from app_hidden.beller_rest(_sleutel, gevraagd_id) r where _door = 'rest'
                        union all
                        select * from app_hidden.beller_mcp(_sleutel, gevraagd_id) m where _door = 'mcp') k on true
     left join app_hidden.operaties_vast() o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
+    -- What the organisation switched (app_hidden.org_toestand: its doors, sections, modules and
+    -- own rights, kept in the transaction of every change).
     left join lateral (
-      select (select kp.aan from app.koppelingen kp where kp.org_id = k.org_id and kp.door = _door) as aan,
-             (select kp.alleen_lezen from app.koppelingen kp where kp.org_id = k.org_id and kp.door = _door) as alleen_lezen,
-             (select v.vrijgegeven from app.secties v where v.org_id = k.org_id and v.sectie = o.sectie) as vrijgegeven,
-             (select m.aan from app.modules m where m.org_id = k.org_id and m.module = o.module) as module_aan,
-             (select r.recht from app.org_rechten r where r.org_id = k.org_id and r.operatie = o.naam and r.rol = k.rol) as recht,
-             exists (select from app.org_rechten e where e.org_id = k.org_id and e.rol = k.rol) as eigen_rechten
-      where k.org_id is not null) x on true
+      select (t.koppelingen -> _door ->> 'aan')::boolean as aan, (t.koppelingen -> _door ->> 'alleen_lezen')::boolean as alleen_lezen,
+             (t.secties ->> o.sectie)::boolean as sectie_vrij, (t.modules ->> o.module)::boolean as module_aan,
+             t.rechten, t.vrijgegeven as vrije_secties
+      from app_hidden.org_toestand t where t.org = k.org_id) x on true
   ),
   l as (
     select g.*, case when g.geldig then 'sleutel:' || g.sleutel_id else 'adres:' || coalesce(_adres, '') end as wie,
