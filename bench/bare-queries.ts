@@ -113,6 +113,17 @@ export const takenEigenaar = `
                        from (select * from x order by deadline nulls last, nummer limit 200) t), '[]'),
     'afgekapt', (select count(*) from x) > 200)::text as body`;
 
+/** The open tasks of the organisation, at most 200 (a list with afgekapt). */
+export const takenLijst = `
+  with x as (
+    select t.* from app.taken t
+    where t.org_id = $1::uuid and t.verwijderd_op is null and t.stand not in ('voltooid', 'vervallen')
+    order by t.deadline nulls last, t.nummer limit 201)
+  select jsonb_build_object(
+    'taken', coalesce((select jsonb_agg(${task} order by t.deadline nulls last, t.nummer)
+                       from (select * from x order by deadline nulls last, nummer limit 200) t), '[]'),
+    'afgekapt', (select count(*) from x) > 200)::text as body`;
+
 /** Elapsed share of start .. end (whole days in time zone tz) as of now, as app_hidden.verstreken counts it. */
 const elapsed = (start: string, end: string, tz: string) => `greatest(0, least(1,
   extract(epoch from (now() at time zone ${tz}) - ${start}::timestamp) / extract(epoch from (${end} + 1)::timestamp - ${start}::timestamp)))`;

@@ -24,7 +24,9 @@ app.get("/taken", async (req, reply) => {
   const p = req.query as Query;
   const [r] = p.nummer
     ? await sql.unsafe(q.takenNummer, [p.org_id!, p.nummer], { prepare: true })
-    : await sql.unsafe(q.takenEigenaar, [p.org_id!, p.eigenaar_user_id!], { prepare: true });
+    : p.eigenaar_user_id
+      ? await sql.unsafe(q.takenEigenaar, [p.org_id!, p.eigenaar_user_id], { prepare: true })
+      : await sql.unsafe(q.takenLijst, [p.org_id!], { prepare: true });
   return reply.type("application/json; charset=utf-8").send(r!.body);
 });
 app.get("/prioriteiten", async (req, reply) => {

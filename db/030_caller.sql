@@ -33,6 +33,21 @@ create unlogged table app_hidden.bellers (
 revoke all on app_hidden.bellers from public;
 grant select, insert, update on app_hidden.bellers to koers_definer;
 
+-- The caller of this backend's running transaction: the one place a caller is resolved. Only the
+-- row of this backend (pid), written in this transaction (xid), admitted, and named by the setting
+-- koers.aanroep counts. A SQL function in FROM without SET is inlined into the query that reads
+-- it, so the helpers below share this definition at no cost per call; it reads a table only
+-- koers_definer may read, so only they can use it. (A door without a call, such as read-only
+-- logins resolved from session_user, adds its branch here.)
+create function app_hidden.beller_bron()
+returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
+language sql stable as $$
+  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties
+  from app_hidden.bellers b
+  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
+    and b.wijzer = current_setting('koers.aanroep', true)
+$$;
+
 -- The caller as a record. These helpers run as koers_definer whoever calls them (the door in
 -- a policy, a security-definer helper, the app): PL/pgSQL keeps one plan per statement for the
 -- session, and a plan made for one role is made anew when another runs it.
@@ -42,9 +57,7 @@ declare s app_hidden.aanroep_start;
 begin
   select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie into
          s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie
-  from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
-    and b.wijzer = current_setting('koers.aanroep', true);
+  from app_hidden.beller_bron() b;
   return s;
 end
 $$;
@@ -55,18 +68,14 @@ $$;
 create function app_hidden.huidige_org() returns uuid
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return (select b.org from app_hidden.bellers b
-          where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
-            and b.wijzer = current_setting('koers.aanroep', true));
+  return (select b.org from app_hidden.beller_bron() b);
 end
 $$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return (select b.user_id from app_hidden.bellers b
-          where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
-            and b.wijzer = current_setting('koers.aanroep', true));
+  return (select b.user_id from app_hidden.beller_bron() b);
 end
 $$;
 
@@ -111,6 +120,76 @@ begin
   $f$, coalesce(rijen, '(null::text, null::boolean, null::boolean, null::text, null::text, null::boolean, null::boolean, null::jsonb)'));
 end
 $do$;
+
+-- What an organisation has switched, in one row per organisation, for the checks of every call:
+-- the doors (app.koppelingen), the released sections (app.secties), the modules switched off
+-- (app.modules) and its own rights (app.org_rechten). A call then reads one row instead of probing
+-- four tables (each a lock on the table and its index, beyond sixteen of them through the lock
+-- manager every backend shares). Kept by the triggers below in the transaction of the change, so
+-- the very next call sees it: not a cache. Made anew with the code, from those tables.
+create table app_hidden.org_toestand (
+  org uuid primary key,              -- not named org_id: no tenant table, only definers read it
+  koppelingen jsonb not null,        -- {door: {"aan": .., "alleen_lezen": ..}}
+  secties jsonb not null,            -- {sectie: vrijgegeven}
+  vrijgegeven text[] not null,       -- the released sections, in order
+  modules jsonb not null,            -- {module: aan}
+  rechten jsonb not null             -- {rol: {operatie: recht}}: the organisation's deviations
+) with (fillfactor = 70);
+revoke all on app_hidden.org_toestand from public;
+grant select, insert, update, delete on app_hidden.org_toestand to koers_definer;
+
+-- Works out an organisation's row anew. Serialised per organisation (a transaction lock, then a
+-- statement of its own, so it reads what a change that went before committed): two changes at
+-- once never leave a row that misses one of them.
+create function app_hidden.org_toestand_bijwerken(_org uuid) returns void
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  perform pg_advisory_xact_lock(hashtextextended('org_toestand/' || _org, 0));
+  if not exists (select from app.organisaties o where o.org_id = _org) then
+    delete from app_hidden.org_toestand t where t.org = _org;
+    return;
+  end if;
+  insert into app_hidden.org_toestand as t (org, koppelingen, secties, vrijgegeven, modules, rechten)
+  select _org,
+    coalesce((select jsonb_object_agg(k.door, jsonb_build_object('aan', k.aan, 'alleen_lezen', k.alleen_lezen))
+              from app.koppelingen k where k.org_id = _org), '{}'),
+    coalesce((select jsonb_object_agg(s.sectie, s.vrijgegeven) from app.secties s where s.org_id = _org), '{}'),
+    array(select s.sectie from app.secties s where s.org_id = _org and s.vrijgegeven order by s.sectie),
+    coalesce((select jsonb_object_agg(m.module, m.aan) from app.modules m where m.org_id = _org), '{}'),
+    coalesce((select jsonb_object_agg(x.rol, x.rechten) from (
+                select r.rol, jsonb_object_agg(r.operatie, r.recht) as rechten from app.org_rechten r
+                where r.org_id = _org group by r.rol) x), '{}')
+  on conflict (org) do update
+    set koppelingen = excluded.koppelingen, secties = excluded.secties, vrijgegeven = excluded.vrijgegeven,
+        modules = excluded.modules, rechten = excluded.rechten;
+end
+$$;
+
+create function app_hidden.tg__org_toestand() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  if tg_op <> 'INSERT' then
+    perform app_hidden.org_toestand_bijwerken(old.org_id);
+  end if;
+  if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.org_id <> old.org_id) then
+    perform app_hidden.org_toestand_bijwerken(new.org_id);
+  end if;
+  return null;
+end
+$$;
+
+create trigger tg_koppelingen__800_org_toestand after insert or update or delete on app.koppelingen
+  for each row execute function app_hidden.tg__org_toestand();
+create trigger tg_secties__800_org_toestand after insert or update or delete on app.secties
+  for each row execute function app_hidden.tg__org_toestand();
+create trigger tg_modules__800_org_toestand after insert or update or delete on app.modules
+  for each row execute function app_hidden.tg__org_toestand();
+create trigger tg_org_rechten__800_org_toestand after insert or update or delete on app.org_rechten
+  for each row execute function app_hidden.tg__org_toestand();
+
+select app_hidden.org_toestand_bijwerken(x.org_id) from (
+  select org_id from app.koppelingen union select org_id from app.secties
+  union select org_id from app.modules union select org_id from app.org_rechten) x;
 
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
@@ -172,9 +251,7 @@ create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 declare b record;
 begin
-  select x.org, x.rol, x.secties into b from app_hidden.bellers x
-  where x.pid = pg_backend_pid() and x.xid = pg_current_xact_id_if_assigned() and x.toegelaten
-    and x.wijzer = current_setting('koers.aanroep', true);
+  select x.org, x.rol, x.secties into b from app_hidden.beller_bron() x;
   if b.org is null then return false; end if;
   return _sectie = any (coalesce(b.secties, app_hidden.zichtbare_secties(b.org, b.rol, _sectie)));
 end
@@ -195,7 +272,7 @@ language sql stable as $$
 $$;
 
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
--- For aanroep_begin and handelen_namens, which run it with their rights: the door itself
+-- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with their rights: the door itself
 -- cannot read or write the table.
 create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
                                          _door text, _operatie text, _secties text[], _parameters jsonb,
@@ -205,18 +282,16 @@ declare
   id uuid := gen_random_uuid();
   w text := coalesce(_org::text, '') || '/' || id;
 begin
-  -- The row of this backend exists after its first call: an update, else the first insert.
-  update app_hidden.bellers b
-  set xid = pg_current_xact_id(), wijzer = w, toegelaten = _toegelaten, aanroep_id = id, org = _org,
-      user_id = _user, rol = _rol, sleutel_id = _sleutel, door = _door, operatie = _operatie, secties = _secties,
-      parameters = _parameters, status = _status, fout_code = _fout_code, verzoek_id = _verzoek_id
-  where b.pid = pg_backend_pid();
-  if not found then
-    insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
-                                    secties, parameters, status, fout_code, verzoek_id)
-    values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
-            _secties, _parameters, _status, _fout_code, _verzoek_id);
-  end if;
+  -- The row of this backend exists after its first call: then an update.
+  insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
+                                       secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
+          _secties, _parameters, _status, _fout_code, _verzoek_id)
+  on conflict (pid) do update
+    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
+        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
+        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
+        status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
   if _toegelaten then
     w := set_config('koers.aanroep', w, true);
   end if;

@@ -156,32 +156,60 @@ begin
 end
 $$;
 
+-- The registry's parameter rules of each operation (app.operatie_parameters, written by
+-- migrating before db/ is applied) as constants, in their order: a call reads them without
+-- touching a table (every table a call touches costs it a lock; see operaties_vast).
+do $do$
+declare takken text;
+begin
+  select string_agg(format('when %L then %L::app.operatie_parameters[]', x.operatie, x.regels), ' ' order by x.operatie)
+    into takken
+  from (select q.operatie, array_agg(q order by q.volgorde)::text as regels from app.operatie_parameters q group by q.operatie) x;
+  execute format($f$
+    create function app_hidden.parameter_regels(_operatie text) returns app.operatie_parameters[]
+    language sql immutable as
+    $b$ select case _operatie %s else '{}'::app.operatie_parameters[] end $b$
+  $f$, coalesce(takken, ''));
+  select string_agg(format('when %L then %L::text[]', x.operatie, x.namen), ' ' order by x.operatie) into takken
+  from (select q.operatie, array_agg(q.naam order by q.volgorde) as namen from app.operatie_parameters q group by q.operatie) x;
+  execute format($f$
+    create function app_hidden.parameter_namen(_operatie text) returns text[] language sql immutable as
+    $b$ select case _operatie %s else '{}'::text[] end $b$
+  $f$, coalesce(takken, ''));
+end
+$do$;
+
 -- The shape of a call's input, checked against the registry's rule for each parameter
--- (app.operatie_parameters, written from src/registry.ts: the one place a rule is written) and
--- normalised by app_hidden.waarde_controleren. Returns the input as the operation receives
--- it, or the refusal naming the first parameter at fault; it does not raise, so api.aanroep
--- logs the refusal without a subtransaction.
+-- (app_hidden.parameter_regels: written once, in src/registry.ts) and normalised by
+-- app_hidden.waarde_controleren. Returns the input as the operation receives it, or the refusal
+-- naming the first parameter at fault; it does not raise, so api.aanroep logs the refusal
+-- without a subtransaction. A parameter not given and not required needs no check.
 create function app_hidden.invoer_controleren(_operatie text, _p jsonb, out invoer jsonb, out fout jsonb)
 language plpgsql stable set search_path = '' as $$
 declare
+  regels app.operatie_parameters[] := app_hidden.parameter_regels(_operatie);
   d app.operatie_parameters;
-  sleutel text;
+  onbekend text;
   c record;
 begin
   if jsonb_typeof(_p) is distinct from 'object' then
     fout := jsonb_build_object('code', 'ongeldige_parameters', 'bericht', 'De invoer moet een JSON-object zijn.');
     return;
   end if;
-  for sleutel in select jsonb_object_keys(_p) loop
-    if not exists (select 1 from app.operatie_parameters q where q.operatie = _operatie and q.naam = sleutel) then
-      fout := jsonb_build_object('code', 'ongeldige_parameters', 'parameter', left(sleutel, 100),
-        'bericht', format('Onbekende parameter %s. De index op /api/v1 noemt de parameters.', left(sleutel, 100)));
+  -- Keys that no rule names: without a query in the usual case (none).
+  if _p - app_hidden.parameter_namen(_operatie) <> '{}' then
+    select k into onbekend from jsonb_object_keys(_p) k
+    where not k = any (app_hidden.parameter_namen(_operatie)) limit 1;
+    if onbekend is not null then
+      fout := jsonb_build_object('code', 'ongeldige_parameters', 'parameter', left(onbekend, 100),
+        'bericht', format('Onbekende parameter %s. De index op /api/v1 noemt de parameters.', left(onbekend, 100)));
       return;
     end if;
-  end loop;
+  end if;
   invoer := '{}';
-  for d in select * from app.operatie_parameters q where q.operatie = _operatie order by q.volgorde loop
-    select * into c from app_hidden.waarde_controleren(d, _p -> d.naam);
+  foreach d in array regels loop
+    continue when not (d.verplicht or _p ? d.naam);
+    c := app_hidden.waarde_controleren(d, _p -> d.naam);
     if c.reden is not null then
       fout := jsonb_build_object('code', 'ongeldige_parameters', 'parameter', d.naam,
                                  'bericht', format('%s %s.', d.naam, c.reden));

@@ -13,6 +13,25 @@
 -- Two SQLSTATEs of our own: KOERS is a refusal (app_hidden.fout); KPROE ("proef", trial) is
 -- raised only to roll the trial run of a first call back, and never leaves this file.
 
+-- The HTTP status of each fout code (app.foutcodes) and the fout code of each built-in SQLSTATE
+-- (app.sqlstate_fouten) as constants, made when db/ is applied (see operaties_vast): a refusal
+-- or an error reads no table.
+do $do$
+declare statussen text; codes text;
+begin
+  select string_agg(format('when %L then %s', f.code, f.status), ' ' order by f.code) into statussen from app.foutcodes f;
+  select string_agg(format('when %L then %L', f.sqlstate, f.code), ' ' order by f.sqlstate) into codes from app.sqlstate_fouten f;
+  execute format($f$
+    create function app_hidden.fout_status(_code text) returns integer language sql immutable as
+    $b$ select case _code %s end $b$
+  $f$, coalesce(statussen, 'when null then null'));
+  execute format($f$
+    create function app_hidden.sqlstate_fout(_sqlstate text) returns text language sql immutable as
+    $b$ select case _sqlstate %s end $b$
+  $f$, coalesce(codes, 'when null then null'));
+end
+$do$;
+
 -- Resolves the caller with the door's resolver and decides whether the call may run: the rate
 -- limit first, then in the interface's order address, key, organisation, door on, section
 -- released, role allowed, read only, input (app_hidden.invoer_controleren). Records the call
@@ -32,8 +51,7 @@ create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie t
   out status integer, out fout jsonb, out invoer jsonb, out tempo jsonb)
 language plpgsql volatile security definer set search_path = '' as $$
 declare
-  k record;
-  op record;
+  c record;
   gecontroleerd record;
   weigering text;
   bericht text;
@@ -41,107 +59,114 @@ declare
   gevraagd text := case when jsonb_typeof(_parameters) = 'object' then lower(_parameters ->> 'org_id') end;
   gevraagd_id uuid := case when gevraagd ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
                            then gevraagd::uuid end;
-  limiet integer;
-  venster integer;
-  einde bigint;
-  geteld integer;
+  venster integer := coalesce(nullif(current_setting('koers.limiet_venster', true), '')::integer, 60);
+  -- Fixed windows: the current one ends at the next multiple of its length.
+  einde bigint := (floor(extract(epoch from _begonnen) / venster)::bigint + 1) * venster;
+  toegelaten boolean;
+  w text;
 begin
-  operatie := left(app_hidden.redigeren(_operatie), 200);
-  case _door
-    when 'rest' then select * into k from app_hidden.beller_rest(_sleutel, gevraagd_id);
-    when 'mcp' then select * into k from app_hidden.beller_mcp(_sleutel, gevraagd_id);
-    else select null::uuid as org_id, null::uuid as user_id, null::text as rol, null::uuid as sleutel_id,
-                null::boolean as ingetrokken into k;
-  end case;
+  -- One statement: the credential (the door's resolver), everything the checks need (unique-key
+  -- look-ups: the operation and the default rights of each role as constants, the door switch,
+  -- the section, the module, the organisation's own rights, the sections the caller may see)
+  -- and the rate-limit count.
+  with g as materialized (
+    select k.org_id, k.user_id, k.rol, k.sleutel_id, coalesce(k.ingetrokken, false) as ingetrokken,
+           k.org_id is not null and not k.ingetrokken as geldig,
+           o.naam,
+           -- An operation of the registry whose function is not built yet is an unknown address.
+           o.naam is not null and to_regproc('api.' || quote_ident(o.naam)) is not null as gebouwd,
+           o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, x.aan, x.alleen_lezen,
+           o.sectie is null or coalesce(x.sectie_vrij, false) as vrijgegeven, not coalesce(x.module_aan, true) as module_uit,
+           coalesce(x.rechten -> k.rol ->> o.naam, o.rechten ->> k.rol, 'geen') as recht,
+           -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
+           case when x.rechten ? k.rol then app_hidden.zichtbare_secties(k.org_id, k.rol)
+                else array(select v from unnest(x.vrije_secties) v where v = any (app_hidden.rol_secties(k.rol))) end as secties
+    from (select) leeg
+    left join lateral (select * from app_hidden.beller_rest(_sleutel, gevraagd_id) r where _door = 'rest'
+                       union all
+                       select * from app_hidden.beller_mcp(_sleutel, gevraagd_id) m where _door = 'mcp') k on true
+    left join app_hidden.operaties_vast() o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
+    -- What the organisation switched (app_hidden.org_toestand: its doors, sections, modules and
+    -- own rights, kept in the transaction of every change).
+    left join lateral (
+      select (t.koppelingen -> _door ->> 'aan')::boolean as aan, (t.koppelingen -> _door ->> 'alleen_lezen')::boolean as alleen_lezen,
+             (t.secties ->> o.sectie)::boolean as sectie_vrij, (t.modules ->> o.module)::boolean as module_aan,
+             t.rechten, t.vrijgegeven as vrije_secties
+      from app_hidden.org_toestand t where t.org = k.org_id) x on true
+  ),
+  l as (
+    select g.*, case when g.geldig then 'sleutel:' || g.sleutel_id else 'adres:' || coalesce(_adres, '') end as wie,
+           nullif(current_setting(case when g.geldig then 'koers.limiet' else 'koers.limiet_adres' end, true), '')::integer as limiet
+    from g
+  ),
+  -- Counting is one statement on a row of this backend's own, so calls at once never wait for
+  -- each other; the count of a window is the sum over the backends of every instance.
+  mijn as (
+    insert into app_private.tempo as t (wie, pid, tot, aantal)
+    select l.wie, pg_backend_pid(), einde, 1 from l where l.limiet is not null
+    on conflict (wie, pid) do update
+      set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+    returning t.wie, t.aantal)
+  select l.*, (select mijn.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                              where x.wie = mijn.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
+               from mijn) as geteld
+    into c from l;
+  schrijft := c.schrijft;
+  twee_stappen := c.twee_stappen;
+  operatie := coalesce(c.naam, left(app_hidden.redigeren(_operatie), 200));
 
-  -- Everything the checks need, in one statement of key look-ups.
-  select o.naam,
-         -- An operation of the registry whose function is not built yet is an unknown address.
-         to_regproc('api.' || quote_ident(o.naam)) is not null as gebouwd,
-         o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, c.aan, c.alleen_lezen,
-         o.sectie is null or coalesce(x.vrijgegeven, false) as vrijgegeven, not coalesce(m.aan, true) as module_uit,
-         coalesce(r.recht, o.rechten ->> k.rol, 'geen') as recht,
-         -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
-         case when exists (select from app.org_rechten e where e.org_id = k.org_id and e.rol = k.rol)
-              then app_hidden.zichtbare_secties(k.org_id, k.rol)
-              else array(select v.sectie from app.secties v
-                         where v.org_id = k.org_id and v.vrijgegeven and v.sectie = any (app_hidden.rol_secties(k.rol))) end as secties
-    into op
-  from (select) leeg
-  left join app_hidden.operaties_vast() o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
-  left join app.koppelingen c on c.org_id = k.org_id and c.door = _door
-  left join app.secties x on x.org_id = k.org_id and x.sectie = o.sectie
-  left join app.modules m on m.org_id = k.org_id and m.module = o.module
-  left join app.org_rechten r on r.org_id = k.org_id and r.operatie = o.naam and r.rol = k.rol
-  limit 1;
-  schrijft := op.schrijft;
-  twee_stappen := op.twee_stappen;
-
-  limiet := nullif(current_setting(case when k.org_id is not null and not k.ingetrokken
-                                        then 'koers.limiet' else 'koers.limiet_adres' end, true), '')::integer;
-  if limiet is not null then
-    venster := coalesce(nullif(current_setting('koers.limiet_venster', true), '')::integer, 60);
-    -- Fixed windows: the current one ends at the next multiple of its length.
-    einde := (floor(extract(epoch from _begonnen) / venster)::bigint + 1) * venster;
-    with mijn as (
-      insert into app_private.tempo as t (wie, pid, tot, aantal)
-      values (case when k.org_id is not null and not k.ingetrokken then 'sleutel:' || k.sleutel_id
-                   else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 1)
-      on conflict (wie, pid) do update
-        set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
-      returning t.wie, t.aantal)
-    select mijn.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
-                                   where x.wie = mijn.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
-      into geteld from mijn;
-    tempo := jsonb_build_object('beleid', case when k.org_id is not null and not k.ingetrokken then 'sleutel' else 'adres' end,
-      'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
+  if c.limiet is not null then
+    tempo := jsonb_build_object('beleid', case when c.geldig then 'sleutel' else 'adres' end,
+      'q', c.limiet, 'w', venster, 'r', greatest(c.limiet - c.geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
     -- Counts of windows that have ended, now and then.
-    if geteld = 1 and random() < 0.01 then
+    if c.geteld = 1 and random() < 0.01 then
       delete from app_private.tempo t where t.tot < extract(epoch from _begonnen);
     end if;
   end if;
 
-  if geteld > limiet then
+  if c.geteld > c.limiet then
     weigering := 'te_veel_verzoeken';
     bericht := format('Te veel verzoeken: hoogstens %s per %s seconden. Probeer het over %s seconden opnieuw.',
-                      limiet, venster, tempo ->> 't');
+                      c.limiet, venster, tempo ->> 't');
   elsif _voorfout ->> 'code' in ('ongeldig_verzoek', 'headers_te_groot', 'methode_niet_toegestaan') then
     -- The request itself is unusable (malformed HTTP or URL, a method the address does not
     -- take): like an unknown address, refused before the key.
     weigering := _voorfout ->> 'code';
     bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldig verzoek.');
     parameter := _voorfout ->> 'parameter';
-  elsif not coalesce(op.gebouwd, false) or _voorfout ->> 'code' = 'onbekend_endpoint' then
+  elsif not c.gebouwd or _voorfout ->> 'code' = 'onbekend_endpoint' then
     weigering := 'onbekend_endpoint';
     bericht := 'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.';
-  elsif k.org_id is null then
+  elsif c.org_id is null then
     weigering := 'geen_sleutel';
     bericht := 'Stuur een geldige API-sleutel mee: Authorization: Bearer <sleutel>.';
-  elsif k.ingetrokken then
+  elsif c.ingetrokken then
     weigering := 'sleutel_ingetrokken';
     bericht := 'Deze API-sleutel is ingetrokken.';
-  elsif op.vereist_org and gevraagd_id is not null and gevraagd_id <> k.org_id then
+  elsif c.vereist_org and gevraagd_id is not null and gevraagd_id <> c.org_id then
     weigering := 'verkeerde_organisatie';
     bericht := 'Deze sleutel hoort bij een andere organisatie dan org_id.';
     parameter := 'org_id';
-  elsif not coalesce(op.aan, false) then
+  elsif not coalesce(c.aan, false) then
     weigering := 'koppeling_uit';
     bericht := 'De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan onder Integraties.';
-  elsif not op.vrijgegeven then
+  elsif not c.vrijgegeven then
     weigering := 'onderdeel_uit';
-    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', op.sectie);
-  elsif op.module_uit or op.recht = 'geen' then
+    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', c.sectie);
+  elsif c.module_uit or c.recht = 'geen' then
     weigering := 'rol_mag_niet';
-    bericht := format('Met de rol %s mag je %s niet gebruiken.', k.rol, op.naam);
-  elsif op.schrijft and op.alleen_lezen then
+    bericht := format('Met de rol %s mag je %s niet gebruiken.', c.rol, c.naam);
+  elsif c.schrijft and c.alleen_lezen then
     weigering := 'alleen_lezen';
     bericht := 'Deze koppeling staat op alleen lezen; schrijven kan niet.';
   elsif _voorfout is not null then
     weigering := coalesce(_voorfout ->> 'code', 'ongeldige_parameters');
     bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.');
     parameter := _voorfout ->> 'parameter';
+  elsif _parameters = '{}' and cardinality(app_hidden.parameter_regels(c.naam)) = 0 then
+    invoer := '{}';  -- nothing given, nothing asked
   else
-    gecontroleerd := app_hidden.invoer_controleren(op.naam, _parameters);
+    gecontroleerd := app_hidden.invoer_controleren(c.naam, _parameters);
     if gecontroleerd.fout is not null then
       weigering := 'ongeldige_parameters';
       bericht := gecontroleerd.fout ->> 'bericht';
@@ -150,22 +175,34 @@ begin
     invoer := gecontroleerd.invoer;
   end if;
 
-  if weigering is not null then
-    status := coalesce((select f.status from app.foutcodes f where f.code = weigering), 500);
+  toegelaten := weigering is null;
+  if not toegelaten then
+    status := coalesce(app_hidden.fout_status(weigering), 500);
     fout := jsonb_strip_nulls(jsonb_build_object('code', weigering, 'bericht', bericht, 'parameter', parameter));
     invoer := null;
-  elsif not op.schrijft or (op.twee_stappen and invoer ->> 'bevestigcode' is null) then
+  elsif not c.schrijft or (c.twee_stappen and invoer ->> 'bevestigcode' is null) then
     -- A read, or the first call of a write (its proposal), changes nothing: its log row and
     -- code may be lost in a crash (the client asks again), so it need not wait for the WAL flush.
     bericht := set_config('synchronous_commit', 'off', true);
   end if;
-  -- The caller of an admitted call; the log's facts of any call.
-  aanroep_id := app_hidden.beller_zetten(weigering is null, k.org_id,
-    case when k.org_id is not null then k.user_id end, case when k.org_id is not null then k.rol end,
-    case when k.org_id is not null then k.sleutel_id end, _door, operatie,
-    case when weigering is null then op.secties end,
-    coalesce(case when invoer is not null then app_hidden.redigeren(invoer, 16384) else app_hidden.redigeren(_parameters) end, '{}'),
-    status, weigering, _verzoek_id);
+  -- The caller of an admitted call; the log's facts of any call: this backend's row (made by
+  -- its first call, then updated), pointed at by koers.aanroep for an admitted call.
+  aanroep_id := gen_random_uuid();
+  w := coalesce(c.org_id::text, '') || '/' || aanroep_id;
+  insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
+                                       secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), w, toegelaten, aanroep_id, c.org_id, c.user_id, c.rol, c.sleutel_id, _door,
+          operatie, case when toegelaten then c.secties end,
+          coalesce(case when invoer is not null then app_hidden.redigeren(invoer, 16384) else app_hidden.redigeren(_parameters) end, '{}'),
+          status, weigering, _verzoek_id)
+  on conflict (pid) do update
+    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
+        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
+        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
+        status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
+  if toegelaten then
+    w := set_config('koers.aanroep', w, true);
+  end if;
 end
 $$;
 
@@ -173,24 +210,25 @@ $$;
 -- log, or in aanroepen_zonder_org), with the outcome of an admitted call. Only the row of this
 -- very call, and only once: the log cannot be forged or rewritten from the door.
 create function app_hidden.aanroep_einde(_aanroep_id uuid, _status integer, _fout_code text, _fout_detail text,
-                                         _begonnen timestamptz)
+                                         _begonnen timestamptz, _pogingen integer default null)
 returns boolean language plpgsql volatile security definer set search_path = '' as $$
 declare duur numeric := round(extract(epoch from clock_timestamp() - _begonnen) * 1000, 3);
 begin
   insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters,
-                                     status, fout_code, fout_detail, duur_ms, verzoek_id)
+                                     status, fout_code, fout_detail, duur_ms, verzoek_id, pogingen)
   select b.org, b.aanroep_id, b.xid, _begonnen, b.door, b.operatie, b.user_id, b.rol, b.sleutel_id, b.parameters,
          case when b.toegelaten then _status else b.status end, case when b.toegelaten then _fout_code else b.fout_code end,
-         case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id
+         case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id,
+         case when b.toegelaten then _pogingen end
   from app_hidden.bellers b
   where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
-    and not exists (select from app_private.aanroepen a where a.org_id = b.org and a.id = b.aanroep_id);
+  on conflict do nothing;
   if found then return true; end if;
   insert into app_private.aanroepen_zonder_org (id, tijdstip, door, operatie, parameters, status, fout_code, duur_ms, verzoek_id)
   select b.aanroep_id, _begonnen, b.door, b.operatie, b.parameters, b.status, b.fout_code, duur, b.verzoek_id
   from app_hidden.bellers b
   where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is null
-    and not exists (select from app_private.aanroepen_zonder_org a where a.id = b.aanroep_id);
+  on conflict do nothing;
   return found;
 end
 $$;
@@ -298,6 +336,13 @@ begin
 end
 $$;
 
+-- How often a call's operation is tried when PostgreSQL breaks it off for a conflict with another
+-- transaction (a deadlock, 40P01; a serialization failure, 40001). The operation's block is a
+-- subtransaction: breaking it off undoes all it did, the other transaction goes on, and the
+-- next try starts afresh (under READ COMMITTED with a new snapshot). After the last try the
+-- answer is 503 tijdelijk_onbeschikbaar, never 500; the log row counts the tries (pogingen).
+create function app_hidden.max_pogingen() returns integer language sql immutable as $$ select 3 $$;
+
 -- The one statement of a door call. verzoek_id: the request id the door answers with;
 -- adres: the client's address (the rate limit of calls without a valid key). The answer is
 -- {"status": .., "body": .., "tempo": {beleid, q, w, r, t} when a rate limit applies}.
@@ -317,6 +362,7 @@ declare
   detail text;
   st text; bericht text; fdetail text; hint text;
   gelogd boolean;
+  pogingen integer := 0;
 begin
   s := app_hidden.aanroep_begin(door, sleutel, operatie, parameters, voorfout, verzoek_id, adres, begonnen);
   if s.fout is not null then
@@ -325,55 +371,76 @@ begin
   else
     invoer := s.invoer - 'bevestigcode';
     code := s.invoer ->> 'bevestigcode';
-    begin
-      if not s.schrijft then
-        antwoord := app_hidden.uitvoeren(s.operatie, invoer);
-      elsif not s.twee_stappen then
-        -- A write that stores a proposal itself (strategie_bijwerken) runs at once.
-        antwoord := app_hidden.uitvoeren(s.operatie, invoer) -> 'resultaat';
-      elsif code is null then
-        begin
-          uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
-          raise exception using errcode = 'KPROE';  -- roll the trial write back
-        exception when sqlstate 'KPROE' then
-          null;
-        end;
-        antwoord := app_hidden.bevestigcode_maken(invoer, uitvoer -> 'voorstel');
-      else
-        ingenomen := app_hidden.bevestigcode_innemen(invoer, code);
-        if (ingenomen ->> 'gebruikt')::boolean then
-          antwoord := ingenomen -> 'resultaat';
+    <<poging>>
+    loop
+      pogingen := pogingen + 1;
+      begin
+        if not s.schrijft then
+          antwoord := app_hidden.uitvoeren(s.operatie, invoer);
+        elsif not s.twee_stappen then
+          -- A write that stores a proposal itself (strategie_bijwerken) runs at once.
+          antwoord := app_hidden.uitvoeren(s.operatie, invoer) -> 'resultaat';
+        elsif code is null then
+          begin
+            uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
+            raise exception using errcode = 'KPROE';  -- roll the trial write back
+          exception when sqlstate 'KPROE' then
+            null;
+          end;
+          antwoord := app_hidden.bevestigcode_maken(invoer, uitvoer -> 'voorstel');
         else
-          uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
-          if uitvoer -> 'voorstel' is distinct from ingenomen -> 'voorstel' then
-            perform app_hidden.ongeldig('bevestigcode',
-              'De gegevens zijn veranderd sinds het voorstel. Vraag een nieuw voorstel aan.');
+          ingenomen := app_hidden.bevestigcode_innemen(invoer, code);
+          if (ingenomen ->> 'gebruikt')::boolean then
+            antwoord := ingenomen -> 'resultaat';
+          else
+            uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
+            if uitvoer -> 'voorstel' is distinct from ingenomen -> 'voorstel' then
+              perform app_hidden.ongeldig('bevestigcode',
+                'De gegevens zijn veranderd sinds het voorstel. Vraag een nieuw voorstel aan.');
+            end if;
+            antwoord := jsonb_build_object('uitgevoerd', true) || coalesce(uitvoer -> 'resultaat', '{}');
+            perform app_hidden.bevestigcode_gebruikt(code, antwoord);
           end if;
-          antwoord := jsonb_build_object('uitgevoerd', true) || coalesce(uitvoer -> 'resultaat', '{}');
-          perform app_hidden.bevestigcode_gebruikt(code, antwoord);
         end if;
-      end if;
-    exception when others then
-      get stacked diagnostics st = returned_sqlstate, bericht = message_text,
-                              fdetail = pg_exception_detail, hint = pg_exception_hint;
-      if st = 'KOERS' then
-        fout := jsonb_strip_nulls(jsonb_build_object('code', fdetail, 'bericht', bericht,
-                                                     'parameter', nullif(hint, '')));
-      else
-        fout := jsonb_build_object('code',
-          coalesce((select f.code from app.sqlstate_fouten f where f.sqlstate = st), 'interne_fout'));
-        fout := fout || jsonb_build_object('bericht', case fout ->> 'code'
-          when 'interne_fout' then 'Er ging iets mis aan onze kant. Probeer het later opnieuw.'
-          when 'rol_mag_niet' then 'Met jouw rol mag dit niet.'
-          when 'alleen_lezen' then 'Deze koppeling staat op alleen lezen; schrijven kan niet.'
-          else 'De invoer past niet: een verwijzing of waarde bestaat niet of is ongeldig.' end);
-        detail := st || ': ' || bericht;
-      end if;
-      status := coalesce((select f.status from app.foutcodes f where f.code = fout ->> 'code'), 500);
-      antwoord := null;
-    end;
+        exit poging;
+      exception
+        when deadlock_detected or serialization_failure then
+          get stacked diagnostics st = returned_sqlstate, bericht = message_text;
+          detail := st || ': ' || bericht;
+          if pogingen >= app_hidden.max_pogingen() then
+            fout := jsonb_build_object('code', 'tijdelijk_onbeschikbaar',
+              'bericht', 'Het lukte even niet door drukte op dezelfde gegevens; er is niets gewijzigd. Probeer het zo opnieuw.');
+            status := 503;
+            antwoord := null;
+            exit poging;
+          end if;
+          -- A short pause (10 to 50 ms, longer after each try), different per call, so the
+          -- other transaction can finish first and two calls do not meet again at once.
+          perform pg_sleep((0.01 + random() * 0.04) * pogingen);
+        when others then
+          get stacked diagnostics st = returned_sqlstate, bericht = message_text,
+                                  fdetail = pg_exception_detail, hint = pg_exception_hint;
+          if st = 'KOERS' then
+            fout := jsonb_strip_nulls(jsonb_build_object('code', fdetail, 'bericht', bericht,
+                                                         'parameter', nullif(hint, '')));
+          else
+            fout := jsonb_build_object('code',
+              coalesce(app_hidden.sqlstate_fout(st), 'interne_fout'));
+            fout := fout || jsonb_build_object('bericht', case fout ->> 'code'
+              when 'interne_fout' then 'Er ging iets mis aan onze kant. Probeer het later opnieuw.'
+              when 'rol_mag_niet' then 'Met jouw rol mag dit niet.'
+              when 'alleen_lezen' then 'Deze koppeling staat op alleen lezen; schrijven kan niet.'
+              else 'De invoer past niet: een verwijzing of waarde bestaat niet of is ongeldig.' end);
+            detail := st || ': ' || bericht;
+          end if;
+          status := coalesce(app_hidden.fout_status(fout ->> 'code'), 500);
+          antwoord := null;
+          exit poging;
+      end;
+    end loop;
   end if;
-  gelogd := app_hidden.aanroep_einde(s.aanroep_id, status, fout ->> 'code', detail, begonnen);
+  gelogd := app_hidden.aanroep_einde(s.aanroep_id, status, fout ->> 'code', detail, begonnen,
+                                     case when pogingen > 1 then pogingen end);
   return jsonb_build_object('status', status,
     'body', case when fout is null then antwoord else jsonb_build_object('fout', fout) end)
     || case when s.tempo is not null then jsonb_build_object('tempo', s.tempo) else '{}' end;

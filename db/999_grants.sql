@@ -39,3 +39,6 @@ revoke execute on function app_hidden.handelen_namens(uuid, uuid, text, text, js
 -- Ending an AI connection by its id is for the sign-in's own functions (a reused code or refresh
 -- token) and the app; a door ends one only with a token of it (app_hidden.mcp_intrekken).
 revoke execute on function app_hidden.mcp_verbinding_beeindigen(uuid, text) from koers_door;
+
+-- An organisation's row of switches is worked out by the triggers of its tables, not by a door.
+revoke execute on function app_hidden.org_toestand_bijwerken(uuid) from koers_door;

@@ -74,6 +74,8 @@ function rateHeaders(status: number, t: RateState | null | undefined): Record<st
 
 function send(reply: FastifyReply, a: TextResponse) {
   if (a.status === 401) reply.header("www-authenticate", bearerChallenge(a.body));
+  // 503 tijdelijk_onbeschikbaar: the call met other transactions' conflicts on every try.
+  if (a.status === 503) reply.header("retry-after", "1");
   return reply.code(a.status).headers(rateHeaders(a.status, a.tempo))
     .header("cache-control", "no-store").type(JSON_TYPE).send(a.body);
 }
