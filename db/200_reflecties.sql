@@ -29,23 +29,17 @@ language sql immutable parallel safe as $$
   end
 $$;
 
-create function app_hidden.periode_grenzen(_periode text, out van date, out tot date)
-language sql immutable parallel safe as $$
-  select app_hidden.periode_van(_periode), app_hidden.periode_eind(_periode)
-$$;
-
 -- A reflection's period as app.reflecties stores it (<yyyy>-<mm>, <yyyy>-Q<n>, <yyyy>) from how
 -- the interface spells it for its kind (a month, Q<n>-<yyyy>, a year), or null when it is not a
 -- period of that kind. For every writer of reflections (the doors, the CLI, the import).
 create function app_hidden.reflectie_periode(_soort text, _periode text) returns text
 language plpgsql immutable set search_path = '' as $$
-declare grenzen record;
+declare van date := app_hidden.periode_van(_periode);
 begin
-  select * into grenzen from app_hidden.periode_grenzen(_periode);
-  if grenzen.van is null or extract(year from grenzen.van) < 1 then return null; end if;
+  if van is null then return null; end if;
   return case
     when _soort = 'maand' and _periode ~ '^\d{4}-\d{2}$' then _periode
-    when _soort = 'kwartaal' and _periode ~ 'Q' then to_char(grenzen.van, 'YYYY-"Q"Q')
+    when _soort = 'kwartaal' and _periode ~ 'Q' then to_char(van, 'YYYY-"Q"Q')
     when _soort = 'jaar' and _periode ~ '^\d{4}$' then _periode
   end;
 end
