@@ -77,6 +77,11 @@ begin
   insert into app.uren (org_id, user_id, datum, uren, prioriteit_id) values (_org, e, date '2026-05-13', 1, prio);
   insert into app.weektaken (org_id, user_id, week, titel, prioriteit_id) values (_org, m, '2026-W20', format('Bellen %s', _i), prio);
   insert into app.dagprioriteiten (org_id, user_id, datum, prioriteit_1) values (_org, m, date '2026-05-14', 'Bellen');
+  -- Rows every role sees of its own: day priorities and a weekly task of each first member.
+  insert into app.dagprioriteiten (org_id, user_id, datum, prioriteit_1)
+    select _org, tests.lid(_org, r), date '2026-05-14' - _i, 'Plannen' from unnest(app_hidden.keuzes('rol')) r;
+  insert into app.weektaken (org_id, user_id, week, titel)
+    select _org, tests.lid(_org, r), '2026-W20', format('Eigen %s', _i) from unnest(app_hidden.keuzes('rol')) r;
   insert into app.reflecties (org_id, user_id, soort, periode, goed, ingediend_op) values (_org, m, 'maand', '2026-04', 'Veel', now());
   insert into app.gesprekken (org_id, medewerker_user_id, leider_user_id, soort, datum)
     values (_org, m, e, 'functionering', date '2026-03-01' + _i);
@@ -186,7 +191,9 @@ select pg_temp.meet_operaties(:'org', 2);
 select pg_temp.meet_definities(:'org', 2);
 
 -- Per operation or definition: the functions called more often in round 2, as 'function:
--- calls in round 1 -> round 2 (roles)'.
+-- calls in round 1 -> round 2 (roles)'. Round 2 shows at least four more rows of each kind to
+-- the roles that see everyone's; one call more is a subplan that runs once when there are rows
+-- at all, not a call per row.
 create temp table groei as
   select x.soort, x.naam, array_agg(format('%s: %s -> %s (%s)', x.functie, x.c1, x.c2, x.rollen) order by x.functie) as functies
   from (select g2.soort, g2.naam, g2.functie, coalesce(g1.calls, 0) as c1, g2.calls as c2,
@@ -194,7 +201,7 @@ create temp table groei as
         from gemeten g2
         left join gemeten g1 on g1.ronde = 1 and g1.soort = g2.soort and g1.naam = g2.naam and g1.rol = g2.rol
                                 and g1.functie = g2.functie
-        where g2.ronde = 2 and g2.functie is not null and g2.calls > coalesce(g1.calls, 0)
+        where g2.ronde = 2 and g2.functie is not null and g2.calls > coalesce(g1.calls, 0) + 1
         group by 1, 2, 3, 4, 5) x
   group by x.soort, x.naam;
 
@@ -220,13 +227,13 @@ select is_empty($$select distinct format('%s as %s: %s', naam, rol, status) from
 -- caller (def_organisaties).
 select is_empty($$select g1.naam from (select distinct naam, rol, rijen from gemeten where ronde = 1 and soort = 'definitie') g1
                   join (select distinct naam, rol, rijen from gemeten where ronde = 2 and soort = 'definitie') g2 using (naam, rol)
-                  where g1.rol = 'eigenaar' and g2.rijen <= g1.rijen
-                    and g1.naam not in ('app_hidden.def_strategie', 'app_hidden.def_organisaties')$$,
-          'the owner sees more rows in round 2 through every definition (the rows grew)');
+                  where g1.naam not in ('app_hidden.def_strategie', 'app_hidden.def_organisaties')
+                  group by g1.naam having max(g2.rijen - g1.rijen) < 2$$,
+          'some role sees at least two more rows in round 2 through every definition (the rows grew)');
 -- The test can fail: a person looked up per row of def_leden is seen.
 create temp table controle as select * from pg_temp.tellingen();
 select count(app_hidden.persoon(:'org', l.user_id)) from app.lidmaatschappen l where l.org_id = :'org' \gset
-select cmp_ok((select t.calls - c.calls from pg_temp.tellingen() t join controle c using (functie)
+select cmp_ok((select t.calls - coalesce(c.calls, 0) from pg_temp.tellingen() t left join controle c using (functie)
                where t.functie like 'app_hidden.persoon(%'),
               '>=', 11::bigint, 'a PL/pgSQL function called per row is counted once per row');
 
