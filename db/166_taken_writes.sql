@@ -84,7 +84,7 @@ begin
       'herhalen', app_hidden.veld(null, to_jsonb(herhalen)),
       'grootte', app_hidden.veld(null, to_jsonb(grootte)),
       'inschatting_uren', app_hidden.veld(null, to_jsonb(case when grootte is not null or inschatting is not null
-                                                              then app_hidden.taak_gewicht(inschatting, grootte) end)),
+                                                              then app_hidden.taak_gewicht(inschatting, app_hidden.betekenis('grootte', grootte)::numeric) end)),
       'tags', app_hidden.veld(null, to_jsonb(tags)),
       'brand_label', app_hidden.veld(null, to_jsonb(app_hidden.taak_brand_label(org, label,
         coalesce(prioriteit_id, ouder.prioriteit_id), coalesce(project.id, ouder.project_id))))),

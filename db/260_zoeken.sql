@@ -251,8 +251,8 @@ begin
       select jsonb_build_object('nummer', null, 'titel', k.naam,
                'hoort_bij', case when k.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
                                    from app.teams x where x.org_id = _org and x.id = k.team_id) end,
-               'stand', (select c.stoplicht from app_hidden.kpi_cijfers(_org, k.id,
-                          date_trunc('quarter', app_hidden.vandaag(_org))::date) c),
+               'stand', (select c.stoplicht from app_hidden.def_kpi_scorebord(date_trunc('quarter', app_hidden.vandaag(_org))::date) c
+                         where c.org_id = _org and c.id = k.id),
                'bijgewerkt_op', coalesce(k.bijgewerkt_op, k.aangemaakt_op)),
              array[['naam', k.naam], ['eenheid', k.eenheid], ['doel', k.doel]]
         into h, velden from app.kpis k where k.org_id = _org and k.id = _id;
