@@ -9,7 +9,7 @@
 -- The quarter a KPI period counts in: a week counts where its Thursday is (ISO).
 create function app_hidden.periode_kwartaal(van date, cadans text) returns date
 language sql immutable parallel safe as $$
-  select date_trunc('quarter', case when cadans = 'week' then van + 3 else van end)::date
+  select date_trunc('quarter', (case when cadans = 'week' then van + 3 else van end)::timestamp)::date
 $$;
 
 -- "Now" on an organisation's calendar: the local date and time in its time zone.
