@@ -2,7 +2,9 @@
 -- priority progress and stand, KPI line and traffic light. Each is an inlinable SQL expression
 -- (language sql, no SET clause, no table read): the definitions (def_taken, def_prioriteiten,
 -- def_kpi_scorebord, ...) compute them set-based for every row at once, for the doors and the
--- warehouse alike. The rules are those of docs/decisions.md (Figures).
+-- warehouse alike. The rules are those of docs/decisions.md (Figures). The local "now"
+-- (app_hidden.moment) and every hour of the organisation (app_hidden.uren_alle) are in
+-- 120_projecten.sql, whose definition is the first to need them.
 
 -- Time -------------------------------------------------------------------------------------
 
@@ -10,12 +12,6 @@
 create function app_hidden.periode_kwartaal(van date, cadans text) returns date
 language sql immutable parallel safe as $$
   select date_trunc('quarter', (case when cadans = 'week' then van + 3 else van end)::timestamp)::date
-$$;
-
--- "Now" on an organisation's calendar: the local date and time in its time zone.
-create function app_hidden.moment(tijdzone text) returns timestamp
-language sql stable parallel safe as $$
-  select app_hidden.nu() at time zone tijdzone
 $$;
 
 -- Share of the days van .. laatste_dag (both whole, on the local calendar) elapsed at the local
@@ -110,17 +106,3 @@ language sql immutable parallel safe as $$
               else app_hidden.stoplicht(huidige_stand, app_hidden.kpi_lijn(meetsoort, kwartaaldoel, aandeel),
                                         lager_is_beter) end
 $$;
-
--- Hours --------------------------------------------------------------------------------------
-
--- Every hours row of the caller's organisation, for the totals answers show (a task's
--- besteed_uren, a project's uren): those count every member's hours, while a member sees only
--- their own rows (app.uren's policy). Owned by koers_definer, fenced on the caller's
--- organisation once per statement.
-create view app_hidden.uren_alle as
-  select u.org_id, u.id, u.taak_id, u.project_id, u.uren
-  from app.uren u
-  where u.org_id = (select app_hidden.huidige_org());
-
-alter view app_hidden.uren_alle owner to koers_definer;
-grant select on app_hidden.uren_alle to koers_door;
