@@ -75,6 +75,7 @@ declare
   deadline date := app_hidden.param_datum(p, 'deadline');
   start date := app_hidden.vandaag(org);
   nieuw uuid;
+  w jsonb;
 begin
   if deadline < start then
     perform app_hidden.ongeldig('deadline',
@@ -87,16 +88,16 @@ begin
   returning id into nieuw;
   insert into app.project_leden (org_id, project_id, user_id)
   select distinct org, nieuw, u from unnest(array[ik, eigenaar]) u;
+  select x.weergave into w from app_hidden.project_weergaven x where x.org_id = org and x.id = nieuw;
 
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'titel', app_hidden.veld(null, to_jsonb(titel)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'looptijd', app_hidden.veld(null, jsonb_build_object('van', start, 'tot', deadline)),
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)),
       'besloten', app_hidden.veld(null, 'false')),
-    'resultaat', jsonb_build_object('project', (
-      select w.weergave from app_hidden.project_weergaven w where w.org_id = org and w.id = nieuw)));
+    'resultaat', jsonb_build_object('project', w));
 end
 $$;
 

@@ -132,6 +132,7 @@ declare
   vandaag date := app_hidden.vandaag(org);
   aantal integer;
   nieuw uuid;
+  w jsonb;
 begin
   if eind < vandaag then
     perform app_hidden.ongeldig('kwartaal', format('Kwartaal %s is al voorbij.', app_hidden.kwartaal_label(kwartaal)));
@@ -150,19 +151,20 @@ begin
   values (org, soort, titel, omschrijving, eigenaar, kwartaal, deadline, app_hidden.huidige_gebruiker())
   returning id into nieuw;
 
+  w := app_hidden.prioriteit_weergave(org, nieuw);
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'titel', app_hidden.veld(null, to_jsonb(titel)),
       'soort', app_hidden.veld(null, to_jsonb(soort)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'kwartaal', app_hidden.veld(null, to_jsonb(app_hidden.kwartaal_label(kwartaal))),
       'deadline', app_hidden.veld(null, to_jsonb(deadline)),
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)))
       || case when aantal > 5 then jsonb_build_object('advies', format(
            '%s heeft hiermee %s prioriteiten in %s; het advies is drie tot vijf per persoon per kwartaal.',
-           app_hidden.persoon(org, eigenaar) ->> 'naam', aantal, app_hidden.kwartaal_label(kwartaal)))
+           w #>> '{eigenaar,naam}', aantal, app_hidden.kwartaal_label(kwartaal)))
          else '{}' end,
-    'resultaat', jsonb_build_object('prioriteit', app_hidden.prioriteit_weergave(org, nieuw)));
+    'resultaat', jsonb_build_object('prioriteit', w));
 end
 $$;
 

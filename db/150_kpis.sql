@@ -119,20 +119,21 @@ declare
   cadans text := (p ->> 'cadans');
   lager boolean := coalesce((p ->> 'lager_is_beter')::boolean, false);
   nieuw uuid;
+  w jsonb;
 begin
   insert into app.kpis (org_id, naam, eenheid, eigenaar_user_id, meetsoort, cadans, lager_is_beter, aangemaakt_door)
   values (org, naam, eenheid, eigenaar, meetsoort, cadans, lager, app_hidden.huidige_gebruiker())
   returning id into nieuw;
+  w := app_hidden.kpi_weergave(org, nieuw, date_trunc('quarter', app_hidden.vandaag(org))::date);
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'naam', app_hidden.veld(null, to_jsonb(naam)),
       'eenheid', app_hidden.veld(null, to_jsonb(eenheid)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'meetsoort', app_hidden.veld(null, to_jsonb(meetsoort)),
       'cadans', app_hidden.veld(null, to_jsonb(cadans)),
       'lager_is_beter', app_hidden.veld(null, to_jsonb(lager))),
-    'resultaat', jsonb_build_object('kpi',
-      app_hidden.kpi_weergave(org, nieuw, date_trunc('quarter', app_hidden.vandaag(org))::date)));
+    'resultaat', jsonb_build_object('kpi', w));
 end
 $$;
 

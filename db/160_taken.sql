@@ -28,17 +28,6 @@ begin
 end
 $$;
 
--- Brand label of a task: its own, else that of its priority or project.
-create function app_hidden.taak_brand_label(_org uuid, _label uuid, _prioriteit uuid, _project uuid) returns text
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  if not app_hidden.eigen_org(_org) then return null; end if;
-  return (select b.naam from app.brand_labels b where b.org_id = _org and b.id = coalesce(_label,
-            (select p.brand_label_id from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit),
-            (select p.brand_label_id from app.projecten p where p.org_id = _org and p.id = _project)));
-end
-$$;
-
 -- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
 -- every figure, one row per task. Under the caller's RLS (security_invoker); the hours total
 -- counts every member's hours (app_hidden.uren_alle). The reads (taken, the writes' results,

@@ -77,7 +77,8 @@ begin
     'voorstel', jsonb_build_object(
       'titel', app_hidden.veld(null, to_jsonb(nieuwe_titel)),
       'week', app_hidden.veld(null, to_jsonb(gekozen)),
-      'voor', app_hidden.veld(null, app_hidden.persoon(org, voor)),
+      'voor', app_hidden.veld(null, (select x.persoon from app_hidden.def_personen x
+                                      where x.org_id = org and x.user_id = voor)),
       'prioriteit', app_hidden.veld(null, case when prioriteit.id is null then null
                                               else jsonb_build_object('id', prioriteit.id, 'titel', prioriteit.titel) end)),
     'resultaat', jsonb_build_object('weektaak',
