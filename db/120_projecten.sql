@@ -43,11 +43,15 @@ create view app_hidden.def_projecten with (security_invoker = true) as
     select count(*) as aantal from app.taken t
     where t.org_id = p.org_id and t.project_id = p.id and t.verwijderd_op is null
       and t.stand not in ('voltooid', 'vervallen')) ot on true
-  left join lateral (
-    select sum(u.uren) as uren from app_hidden.uren_alle u
-    where u.org_id = p.org_id
-      and (u.project_id = p.id
-           or u.taak_id in (select t.id from app.taken t where t.org_id = p.org_id and t.project_id = p.id))) hu on true;
+  -- Hours on the project, or on one of its tasks (once, also when they name both).
+  left join (
+    select x.org_id, x.project_id, sum(x.uren) as uren
+    from (select u.org_id, u.project_id, u.uren from app_hidden.uren_alle u where u.project_id is not null
+          union all
+          select u.org_id, t.project_id, u.uren
+          from app_hidden.uren_alle u join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
+          where t.project_id is not null and u.project_id is distinct from t.project_id) x
+    group by x.org_id, x.project_id) hu on hu.org_id = p.org_id and hu.project_id = p.id;
 
 grant select on app_hidden.def_projecten to koers_door, koers_definer;
 

@@ -35,9 +35,11 @@ create view app_hidden.def_prioriteiten with (security_invoker = true) as
   left join lateral (
     select count(*) > 0 as telt, bool_and(t.stand = 'voltooid') as alles_klaar,
            sum(t.gewicht) filter (where t.stand = 'voltooid') / nullif(sum(t.gewicht), 0) as voortgang
-    from (select x.stand, app_hidden.taak_gewicht(x.inschatting_uren, kg.betekenis::numeric) as gewicht
+    -- The hours of each size, read once per statement (not joined per task).
+    from (select x.stand, app_hidden.taak_gewicht(x.inschatting_uren,
+                   ((select jsonb_object_agg(kg.waarde, kg.betekenis) from app.keuzes kg where kg.lijst = 'grootte')
+                    ->> x.grootte)::numeric) as gewicht
           from app.taken x
-          left join app.keuzes kg on kg.lijst = 'grootte' and kg.waarde = x.grootte
           where x.org_id = p.org_id and x.prioriteit_id = p.id and x.ouder_id is null
             and x.stand <> 'vervallen' and x.verwijderd_op is null) t
     where p.soort = 'rock') rt on true

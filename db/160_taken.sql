@@ -126,32 +126,36 @@ declare
   f_afgesloten boolean := coalesce((p ->> 'ook_afgesloten')::boolean, false);
   f_week text := app_hidden.param_week(p, 'week', org, false);
   f_tags text[] := (select array_agg(distinct lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
+  ids uuid[];
 begin
-  -- The 201st row only says the list is cut. A row's figures are computed after the order and
-  -- the cap (PostgreSQL postpones costly output columns past a sort with a limit).
-  return (
-    with x as (
-      select w.weergave, w.deadline, w.nummer
-      from app_hidden.taak_weergaven w
-      where w.org_id = org
-        and (een is null or w.id = een)
-        and (een is not null or (
-          w.verwijderd_op is null
-          and (f_afgesloten or w.stand_waarde not in ('voltooid', 'vervallen'))
-          and (f_soort is null or w.hoort_bij_soort = f_soort)
-          and (f_hoort_bij is null or w.prioriteit_id = f_hoort_bij or w.project_id = f_hoort_bij)
-          and (f_eigenaar is null or w.eigenaar_user_id = f_eigenaar)
-          and (f_week is null or w.week = f_week)
-          and (f_tags is null or exists (
-            select 1 from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
-            where tt.org_id = w.org_id and tt.taak_id = w.id and lower(g.naam) = any (f_tags)
-            having count(distinct lower(g.naam)) = cardinality(f_tags)))))
-      order by w.deadline nulls last, w.nummer
-      limit 201)
-    select jsonb_build_object(
-      'taken', coalesce((select jsonb_agg(y.weergave order by y.deadline nulls last, y.nummer)
-                         from (select * from x order by x.deadline nulls last, x.nummer limit 200) y), '[]'),
-      'afgekapt', (select count(*) from x) > 200));
+  if een is not null then
+    return (select jsonb_build_object('taken', jsonb_build_array(w.weergave), 'afgekapt', false)
+            from app_hidden.taak_weergaven w where w.org_id = org and w.id = een);
+  end if;
+  -- First which tasks, in order (the 201st only says the list is cut): only the filters given,
+  -- on the task's own columns under the caller's RLS, planned for this call so each uses its
+  -- index. Then the answer through the definition, for those 200 only (a condition on the
+  -- task's id reaches the task's row inside the definition; a join would not).
+  execute 'select array_agg(x.id order by x.rij) from (select t.id, row_number() over (order by t.deadline nulls last, t.nummer) as rij'
+    || ' from app.taken t where t.org_id = $1 and t.verwijderd_op is null'
+    || case when f_afgesloten then '' else ' and t.stand not in (''voltooid'', ''vervallen'')' end
+    || case f_soort when 'prioriteit' then ' and t.prioriteit_id is not null'
+                    when 'project' then ' and t.project_id is not null'
+                    when 'los' then ' and t.prioriteit_id is null and t.project_id is null' else '' end
+    || case when f_hoort_bij is not null then ' and (t.prioriteit_id = $2 or t.project_id = $2)' else '' end
+    || case when f_eigenaar is not null then ' and t.eigenaar_user_id = $3' else '' end
+    || case when f_week is not null then ' and t.week = $4' else '' end
+    || case when f_tags is not null then
+         ' and (select count(distinct lower(g.naam)) from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id'
+         || ' where tt.org_id = t.org_id and tt.taak_id = t.id and lower(g.naam) = any ($5)) = cardinality($5)' else '' end
+    || ' order by t.deadline nulls last, t.nummer limit 201) x'
+    into ids using org, f_hoort_bij, f_eigenaar, f_week, f_tags;
+  return jsonb_build_object(
+    'taken', coalesce((select jsonb_agg(w.weergave order by k.rij)
+                       from app_hidden.taak_weergaven w
+                       join unnest(ids[1:200]) with ordinality k (id, rij) on k.id = w.id
+                       where w.org_id = org and w.id = any (ids[1:200])), '[]'),
+    'afgekapt', coalesce(cardinality(ids), 0) > 200);
 end
 $$;
 
