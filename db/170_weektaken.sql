@@ -24,7 +24,7 @@ grant select on app_hidden.def_dagprioriteiten to koers_door, koers_definer;
 
 -- A weekly-board task as answers show it (inlined: one expression, no table).
 create function app_hidden.weektaak_weergave(id uuid, titel text, status text, klaar boolean, rock_id uuid, week text)
-returns jsonb language sql immutable as $$
+returns jsonb language sql stable as $$
   select jsonb_build_object('id', id, 'titel', titel, 'status', status, 'klaar', klaar, 'rock_id', rock_id, 'week', week)
 $$;
 
