@@ -28,6 +28,18 @@ begin
 end
 $$;
 
+-- The tag names of every task of the caller's organisation, for def_taken, which shows them only
+-- for the tasks the caller sees (as app_hidden.taak_tags does for one task). Owned by
+-- koers_definer and fenced on the caller's organisation once per statement, so reading a task's
+-- tags does not check the tag policy's "task visible" once more per tag.
+create view app_hidden.taak_tagnamen as
+  select tt.org_id, tt.taak_id, g.naam
+  from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
+  where tt.org_id = (select app_hidden.huidige_org());
+
+alter view app_hidden.taak_tagnamen owner to koers_definer;
+grant select on app_hidden.taak_tagnamen to koers_door;
+
 -- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
 -- every figure, one row per task. Under the caller's RLS (security_invoker); the hours total
 -- counts every member's hours (app_hidden.uren_alle). The reads (taken, the writes' results,
@@ -66,8 +78,7 @@ create view app_hidden.def_taken with (security_invoker = true) as
   left join app.taken o on o.org_id = t.org_id and o.id = t.ouder_id
   left join lateral (
     select jsonb_agg(g.naam order by lower(g.naam)) as tags
-    from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
-    where tt.org_id = t.org_id and tt.taak_id = t.id) tg on true
+    from app_hidden.taak_tagnamen g where g.org_id = t.org_id and g.taak_id = t.id) tg on true
   left join lateral (
     select sum(u.uren) as uren from app_hidden.uren_alle u where u.org_id = t.org_id and u.taak_id = t.id) hu on true
   left join lateral (

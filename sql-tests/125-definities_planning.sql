@@ -152,7 +152,8 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
           + (select count(*) from app_hidden.def_kpi_scorebord() where org_id = %1$L) + (select count(*) from app_hidden.def_projecten where org_id = %1$L)
           + (select count(*) from app_hidden.def_weektaken where org_id = %1$L) + (select count(*) from app_hidden.def_taak_geschiedenis where org_id = %1$L)
           + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
-          + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L))$$,
+          + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
+          + (select count(*) from app_hidden.taak_tagnamen where org_id = %1$L))$$,
             :'org')),
           '0'::jsonb, 'another organisation''s owner sees no row of this one through the planning definitions');
 
