@@ -135,13 +135,18 @@ declare
   f_hoort_bij uuid := (p ->> 'hoort_bij_id')::uuid;
   f_eigenaar uuid := (p ->> 'eigenaar_user_id')::uuid;
   f_afgesloten boolean := coalesce((p ->> 'ook_afgesloten')::boolean, false);
-  f_week text := app_hidden.param_week(p, 'week', org, false);
-  f_tags text[] := (select array_agg(distinct lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
+  f_week text;
+  f_tags text[];
   ids uuid[];
 begin
+  -- Checked also with nummer (a bad week is refused whatever else is given).
+  f_week := app_hidden.param_week(p, 'week', org, false);
   if een is not null then
-    return (select jsonb_build_object('taken', jsonb_build_array(w.weergave), 'afgekapt', false)
-            from app_hidden.taak_weergaven w where w.org_id = org and w.id = een);
+    return jsonb_build_object('taken', jsonb_build_array(
+      (select w.weergave from app_hidden.taak_weergaven w where w.org_id = org and w.id = een)), 'afgekapt', false);
+  end if;
+  if p ? 'tags' then
+    f_tags := (select array_agg(distinct lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
   end if;
   -- First which tasks, in order (the 201st only says the list is cut): only the filters given,
   -- on the task's own columns under the caller's RLS, planned for this call so each uses its
