@@ -30,9 +30,11 @@ begin
 end
 $$;
 
+-- Written with immutable operators only (format() is stable), so that it is inlined where
+-- definitions call it for every row.
 create function app_hidden.kwartaal_label(d date) returns text
 language sql immutable parallel safe as $$
-  select format('Q%s-%s', extract(quarter from d), extract(year from d))
+  select 'Q' || extract(quarter from d)::integer::text || '-' || extract(year from d)::integer::text
 $$;
 
 create function app_hidden.kwartaal_eind(start date) returns date

@@ -37,6 +37,7 @@ declare
   tags text[] := coalesce(app_hidden.param_tags(p, 'tags'), '{}');
   label uuid := app_hidden.param_verwijzing(p, 'brand_label', 'brand_label');
   nieuw uuid;
+  w jsonb;
 begin
   select * into project from app.projecten x
   where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'project_id', 'project');
@@ -72,23 +73,22 @@ begin
   returning id into nieuw;
   perform app_hidden.tags_zetten(org, nieuw, tags);
 
+  -- The proposal shows the new task as its result does (def_taken), with the tags as given.
+  w := app_hidden.taak_weergave(org, nieuw);
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)),
-      'hoort_bij', app_hidden.veld(null, app_hidden.taak_onderdeel(org, coalesce(prioriteit_id, ouder.prioriteit_id),
-                                                                   coalesce(project.id, ouder.project_id))),
-      'onder_taak_nummer', app_hidden.veld(null, to_jsonb(ouder.nummer)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'hoort_bij', app_hidden.veld(null, w -> 'hoort_bij'),
+      'onder_taak_nummer', app_hidden.veld(null, w -> 'onder_taak_nummer'),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'deadline', app_hidden.veld(null, to_jsonb(deadline)),
       'week', app_hidden.veld(null, to_jsonb(week)),
       'herhalen', app_hidden.veld(null, to_jsonb(herhalen)),
       'grootte', app_hidden.veld(null, to_jsonb(grootte)),
-      'inschatting_uren', app_hidden.veld(null, to_jsonb(case when grootte is not null or inschatting is not null
-                                                              then app_hidden.taak_gewicht(inschatting, grootte) end)),
+      'inschatting_uren', app_hidden.veld(null, w -> 'inschatting_uren'),
       'tags', app_hidden.veld(null, to_jsonb(tags)),
-      'brand_label', app_hidden.veld(null, to_jsonb(app_hidden.taak_brand_label(org, label,
-        coalesce(prioriteit_id, ouder.prioriteit_id), coalesce(project.id, ouder.project_id))))),
-    'resultaat', jsonb_build_object('taak', app_hidden.taak_weergave(org, nieuw)));
+      'brand_label', app_hidden.veld(null, w -> 'brand_label')),
+    'resultaat', jsonb_build_object('taak', w));
 end
 $$;
 

@@ -187,97 +187,85 @@ language sql immutable parallel safe as $$
   select coalesce(to_tsvector('app.koers_nl', left(_tekst, 100000)) @@ _q, false)
 $$;
 
--- One hit as the answer shows it: soort, id, nummer (of the task), titel, hoort_bij, stand,
--- waar (the field the text was found in; for an attachment's file also plek, its page or
--- sheet), fragment and bijgewerkt_op. Without a query, waar and fragment are null.
-create function app_hidden.zoek_treffer(_org uuid, _soort text, _id uuid, _deel integer, _q tsquery) returns jsonb
-language plpgsql stable set search_path = '' as $$
-declare
-  t app.taken;
-  h jsonb;
-  velden text[][];
-  i integer;
-  taak_van jsonb;
-begin
-  if _soort in ('bijlage', 'opmerking') then
-    select x.* into t from app.taken x
-    where x.org_id = _org and x.id = case _soort
-      when 'bijlage' then (select b.taak_id from app.bijlagen b where b.org_id = _org and b.id = _id)
-      else (select o.taak_id from app.opmerkingen o where o.org_id = _org and o.id = _id) end;
-    taak_van := jsonb_build_object('soort', 'taak', 'id', t.id, 'nummer', t.nummer, 'titel', t.omschrijving);
-  end if;
-  -- Per kind: the hit's fields, and its searchable fields in order (name, text).
-  case _soort
-    when 'taak' then
-      select x.* into t from app.taken x where x.org_id = _org and x.id = _id;
-      h := jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving,
-        'hoort_bij', app_hidden.taak_onderdeel(_org, t.prioriteit_id, t.project_id),
-        'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', t.bijgewerkt_op);
-      velden := array[['titel', t.omschrijving], ['tags', t.tag_tekst], ['toelichting', t.toelichting]];
-    when 'bijlage' then
-      select jsonb_build_object('nummer', t.nummer, 'titel', b.naam, 'hoort_bij', taak_van,
-               'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', b.geupload_op),
-             array[['naam', regexp_replace(b.naam, '[._\-]+', ' ', 'g')]]
-        into h, velden from app.bijlagen b where b.org_id = _org and b.id = _id;
-      if _deel is not null then
-        select h || jsonb_build_object('waar', 'tekst', 'plek', d.plek, 'fragment', app_hidden.fragment(d.tekst, _q))
-          into h from app.bijlage_delen d where d.org_id = _org and d.bijlage_id = _id and d.nr = _deel;
-      end if;
-    when 'opmerking' then
-      select jsonb_build_object('nummer', t.nummer,
-               'titel', case when length(o.tekst) > 80 then left(o.tekst, 79) || '…' else o.tekst end,
-               'hoort_bij', taak_van, 'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', o.geplaatst_op),
-             array[['tekst', o.tekst]]
-        into h, velden from app.opmerkingen o where o.org_id = _org and o.id = _id;
-    when 'prioriteit' then
-      select jsonb_build_object('nummer', null, 'titel', p.titel,
-               'hoort_bij', case when p.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
-                                   from app.teams x where x.org_id = _org and x.id = p.team_id) end,
-               'stand', (select c.stand from app_hidden.prioriteit_cijfers(_org, p.id) c),
-               'afgerond', p.afgerond_op is not null,
-               'kwartaal', app_hidden.kwartaal_label(p.kwartaal_start),
-               'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
-             array[['titel', p.titel], ['omschrijving', p.omschrijving],
-                   ['kernresultaat', (select string_agg(k.titel, ' · ' order by k.aangemaakt_op, k.id)
-                                      from app.kernresultaten k where k.org_id = _org and k.prioriteit_id = p.id)]]
-        into h, velden from app.prioriteiten p where p.org_id = _org and p.id = _id;
-    when 'project' then
-      select jsonb_build_object('nummer', null, 'titel', p.titel, 'hoort_bij', null,
-               'stand', case when p.afgerond_op is not null then 'afgerond' else 'lopend' end,
-               'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
-             array[['titel', p.titel], ['omschrijving', p.omschrijving]]
-        into h, velden from app.projecten p where p.org_id = _org and p.id = _id;
-    when 'kpi' then
-      select jsonb_build_object('nummer', null, 'titel', k.naam,
-               'hoort_bij', case when k.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
-                                   from app.teams x where x.org_id = _org and x.id = k.team_id) end,
-               'stand', (select c.stoplicht from app_hidden.kpi_cijfers(_org, k.id,
-                          date_trunc('quarter', app_hidden.vandaag(_org))::date) c),
-               'bijgewerkt_op', coalesce(k.bijgewerkt_op, k.aangemaakt_op)),
-             array[['naam', k.naam], ['eenheid', k.eenheid], ['doel', k.doel]]
-        into h, velden from app.kpis k where k.org_id = _org and k.id = _id;
-    when 'persoon' then
-      select jsonb_build_object('nummer', null, 'titel', a.naam,
-               'hoort_bij', case when x.id is not null then jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam) end,
-               'stand', null, 'bijgewerkt_op', coalesce(l.bijgewerkt_op, l.aangemaakt_op)),
-             array[['naam', a.naam], ['functietitel', l.functietitel], ['team', x.naam]]
-        into h, velden from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-        left join app.teams x on x.org_id = l.org_id and x.id = l.team_id
-        where l.org_id = _org and l.user_id = _id;
-  end case;
-  h := jsonb_build_object('soort', _soort, 'id', _id) || h;
-  if _q is null or h ? 'waar' then
-    return h || jsonb_build_object('waar', h -> 'waar', 'fragment', h -> 'fragment');
-  end if;
-  for i in 1 .. array_length(velden, 1) loop
-    if app_hidden.treft(velden[i][2], _q) then
-      return h || jsonb_build_object('waar', velden[i][1], 'fragment', app_hidden.fragment(velden[i][2], _q));
-    end if;
-  end loop;
-  -- The words were found across fields (title and tags, say): the snippet spans them.
-  return h || jsonb_build_object('waar', velden[1][1], 'fragment', app_hidden.fragment(
-    (select string_agg(velden[j][2], ' · ' order by j) from generate_subscripts(velden, 1) j), _q));
-end
+-- The hits as the answer shows them, in the order given (_soorten, _ids and _delen side by
+-- side), in one statement over the definitions: soort, id, nummer (of the task), titel, hoort_bij,
+-- stand, waar (the field the text was found in; for an attachment's file also plek, its page or
+-- sheet), fragment and bijgewerkt_op. Without a query, waar and fragment are null. Each kind
+-- lists its searchable fields in order (namen, teksten): waar is the first that holds the words;
+-- when the words were found across fields (title and tags, say), the snippet spans them. A KPI's
+-- stand is its traffic light in _kwartaal (the running quarter).
+create function app_hidden.zoek_weergave(_org uuid, _q tsquery, _kwartaal date, _soorten text[], _ids uuid[],
+                                         _delen integer[]) returns jsonb
+language sql stable as $$
+  select coalesce(jsonb_agg(
+           jsonb_build_object('soort', g.soort, 'id', g.id) || r.h
+           || case when _q is null or r.h ? 'waar'
+                   then jsonb_build_object('waar', r.h -> 'waar', 'fragment', r.h -> 'fragment')
+                   else jsonb_build_object('waar', coalesce(m.naam, r.namen[1]),
+                          'fragment', app_hidden.fragment(coalesce(m.tekst, array_to_string(r.teksten, ' · ')), _q)) end
+           order by g.nr), '[]')
+  from unnest(_soorten, _ids, _delen) with ordinality g (soort, id, deel, nr)
+  cross join lateral (
+    select jsonb_build_object('nummer', w.nummer, 'titel', t.omschrijving, 'hoort_bij', w.weergave -> 'hoort_bij',
+             'stand', w.weergave -> 'stand', 'bijgewerkt_op', t.bijgewerkt_op) as h,
+           array['titel', 'tags', 'toelichting'] as namen, array[t.omschrijving, t.tag_tekst, t.toelichting] as teksten
+    from app_hidden.taak_weergaven w join app.taken t on t.org_id = w.org_id and t.id = w.id
+    where g.soort = 'taak' and w.org_id = _org and w.id = g.id
+    union all
+    select jsonb_build_object('nummer', d.nummer, 'titel', b.naam,
+             'hoort_bij', jsonb_build_object('soort', 'taak', 'id', d.id, 'nummer', d.nummer, 'titel', d.omschrijving),
+             'stand', d.stand, 'bijgewerkt_op', b.geupload_op)
+           || coalesce((select jsonb_build_object('waar', 'tekst', 'plek', x.plek, 'fragment', app_hidden.fragment(x.tekst, _q))
+                        from app.bijlage_delen x where x.org_id = b.org_id and x.bijlage_id = b.id and x.nr = g.deel), '{}'),
+           array['naam'], array[regexp_replace(b.naam, '[._\-]+', ' ', 'g')]
+    from app.bijlagen b join app_hidden.def_taken d on d.org_id = b.org_id and d.id = b.taak_id
+    where g.soort = 'bijlage' and b.org_id = _org and b.id = g.id
+    union all
+    select jsonb_build_object('nummer', d.nummer,
+             'titel', case when length(o.tekst) > 80 then left(o.tekst, 79) || '…' else o.tekst end,
+             'hoort_bij', jsonb_build_object('soort', 'taak', 'id', d.id, 'nummer', d.nummer, 'titel', d.omschrijving),
+             'stand', d.stand, 'bijgewerkt_op', o.geplaatst_op),
+           array['tekst'], array[o.tekst]
+    from app.opmerkingen o join app_hidden.def_taken d on d.org_id = o.org_id and d.id = o.taak_id
+    where g.soort = 'opmerking' and o.org_id = _org and o.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', p.titel,
+             'hoort_bij', case when p.team_naam is not null
+                               then jsonb_build_object('soort', 'team', 'id', p.team_id, 'titel', p.team_naam) end,
+             'stand', p.stand, 'afgerond', p.afgerond, 'kwartaal', p.kwartaal,
+             'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
+           array['titel', 'omschrijving', 'kernresultaat'],
+           array[p.titel, p.omschrijving, (select string_agg(k ->> 'titel', ' · ' order by i)
+                                           from jsonb_array_elements(p.kernresultaten) with ordinality e (k, i))]
+    from app_hidden.def_prioriteiten p
+    where g.soort = 'prioriteit' and p.org_id = _org and p.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', p.titel, 'hoort_bij', null,
+             'stand', case when p.afgerond_op is not null then 'afgerond' else 'lopend' end,
+             'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
+           array['titel', 'omschrijving'], array[p.titel, p.omschrijving]
+    from app_hidden.def_projecten p
+    where g.soort = 'project' and p.org_id = _org and p.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', k.naam,
+             'hoort_bij', case when d.team_naam is not null
+                               then jsonb_build_object('soort', 'team', 'id', d.team_id, 'titel', d.team_naam) end,
+             'stand', d.stoplicht, 'bijgewerkt_op', coalesce(k.bijgewerkt_op, k.aangemaakt_op)),
+           array['naam', 'eenheid', 'doel'], array[k.naam, k.eenheid, k.doel]
+    from app_hidden.def_kpi_scorebord(_kwartaal) d join app.kpis k on k.org_id = d.org_id and k.id = d.id
+    where g.soort = 'kpi' and d.org_id = _org and d.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', a.naam,
+             'hoort_bij', case when x.id is not null then jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam) end,
+             'stand', null, 'bijgewerkt_op', coalesce(l.bijgewerkt_op, l.aangemaakt_op)),
+           array['naam', 'functietitel', 'team'], array[a.naam, l.functietitel, x.naam]
+    from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+    left join app.teams x on x.org_id = l.org_id and x.id = l.team_id
+    where g.soort = 'persoon' and l.org_id = _org and l.user_id = g.id) r
+  left join lateral (
+    select v.naam, v.tekst from unnest(r.namen, r.teksten) with ordinality v (naam, tekst, i)
+    where _q is not null and app_hidden.treft(v.tekst, _q)
+    order by v.i limit 1) m on true
 $$;
 
 -- The conditions a branch of the search adds for the creator (_maker: $4) and the dates
@@ -355,7 +343,9 @@ declare
   delen text[] := '{}';
   zoek text;
   gevonden record;
-  resultaten jsonb := '[]';
+  hit_soorten text[];
+  hit_ids uuid[];
+  hit_delen integer[];
   aantal integer := 0;
 begin
   if p ? 'hoort_bij_id' then
@@ -383,7 +373,7 @@ begin
       and 'taak' = any (soorten);
     return jsonb_build_object('resultaten',
       case when gevonden.id is null then '[]'::jsonb
-           else jsonb_build_array(app_hidden.zoek_treffer(org, 'taak', gevonden.id, null, null)) end,
+           else app_hidden.zoek_weergave(org, null, null, array['taak'], array[gevonden.id], array[null::integer]) end,
       'afgekapt', false);
   end if;
 
@@ -502,17 +492,18 @@ begin
   end if;
 
   -- Per hit its best class (an attachment: its name first, else its newest matching part),
-  -- then all hits by class and newest first.
-  zoek := 'select soort, id, deel from (select distinct on (soort, id) * from ('
+  -- then all hits by class and newest first; then all of them shown in one statement.
+  zoek := 'select array_agg(soort order by nr), array_agg(id order by nr), array_agg(deel order by nr), count(*)::integer'
+    || ' from (select soort, id, deel, row_number() over (order by rang desc, datum desc, soort, id) as nr'
+    || ' from (select distinct on (soort, id) * from ('
     || array_to_string(delen, ' union all ')
-    || ') a order by soort, id, rang desc, deel nulls first) b order by rang desc, datum desc, soort, id limit $9';
-  for gevonden in execute zoek using org, q, eigenaar, maker, hoort_bij, app_hidden.taken_met_tags(tags), na_t, voor_t,
-                                    maximum + 1 loop
-    aantal := aantal + 1;
-    exit when aantal > maximum;
-    resultaten := resultaten || app_hidden.zoek_treffer(org, gevonden.soort, gevonden.id, gevonden.deel, q);
-  end loop;
-  return jsonb_build_object('resultaten', resultaten, 'afgekapt', aantal > maximum);
+    || ') a order by soort, id, rang desc, deel nulls first) b order by nr limit $9) c';
+  execute zoek into hit_soorten, hit_ids, hit_delen, aantal
+    using org, q, eigenaar, maker, hoort_bij, app_hidden.taken_met_tags(tags), na_t, voor_t, maximum + 1;
+  return jsonb_build_object(
+    'resultaten', app_hidden.zoek_weergave(org, q, date_trunc('quarter', app_hidden.vandaag(org))::date,
+                                           hit_soorten[1:maximum], hit_ids[1:maximum], hit_delen[1:maximum]),
+    'afgekapt', aantal > maximum);
 end
 $$;
 

@@ -238,7 +238,7 @@ const definitions: Operation[] = [
       na: param.string("jjjj-mm-dd: alleen wat op of na deze dag is bijgewerkt.", DATE),
       voor: param.string("jjjj-mm-dd: alleen wat voor deze dag is bijgewerkt.", DATE),
     },
-    // app_hidden.zoek_treffer (db/260_zoeken.sql).
+    // app_hidden.zoek_weergave (db/260_zoeken.sql).
     output: reads({
       resultaten: s.array(s.object({
         soort: s.choice(values("zoek_soort")),
