@@ -1,0 +1,419 @@
+-- koers import, checking (db/910_import_lezen.sql unpacked the file): every fault with its place
+-- in the file, one function per kind of item, called in the order below because an identity
+-- builds on another (a task's on its priority's or project's, hours' on their task's). They
+-- resolve references and identities in the working tables and write nothing else. The rules
+-- are the operations' own where the data model or a shared helper holds them (a date that
+-- exists, an ISO week, a KPI measurement's period, a reflection's or valuation's period).
+
+-- People and teams: each once; every reference names someone of the file or a member, a team of
+-- the file or one that exists; an active owner stays.
+create function beheer.imp_controleren_mensen(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- People: each once; every reference names someone in the file or a member.
+  insert into pg_temp.imp_fouten
+  select x.pad || '/email', format('%s staat al in het bestand op %s.', x.email_tekst, e.eerste)
+  from pg_temp.imp_mensen x join beheer.imp_dubbel('imp_mensen', 't.email') e on e.pad = x.pad;
+  insert into pg_temp.imp_fouten
+  select r.pad, format('%s staat niet in mensen en is geen lid van deze organisatie.', r.email)
+  from (select pad || '/leider' as pad, leider as email from pg_temp.imp_teams
+        union all select pad || '/eindverantwoordelijke', eindverantwoordelijke from pg_temp.imp_processen
+        union all select pad || '/wie', wie from pg_temp.imp_rollen
+        union all select pad || '/eigenaar', eigenaar from pg_temp.imp_projecten
+        union all select p.pad || '/leden/' || (l.n - 1), lower(l.e) from pg_temp.imp_projecten p,
+                  jsonb_array_elements_text(coalesce(p.leden, '[]')) with ordinality l (e, n)
+        union all select pad || '/eigenaar', eigenaar from pg_temp.imp_prioriteiten
+        union all select pad || '/eigenaar', eigenaar from pg_temp.imp_kpis
+        union all select pad || '/door', door from pg_temp.imp_metingen
+        union all select pad || '/eigenaar', eigenaar from pg_temp.imp_taken
+        union all select pad || '/aangemaakt_door', aangemaakt_door from pg_temp.imp_taken
+        union all select pad || '/door', door from pg_temp.imp_opmerkingen
+        union all select pad || '/wie', wie from pg_temp.imp_uren
+        union all select pad || '/wie', wie from pg_temp.imp_weektaken
+        union all select pad || '/wie', wie from pg_temp.imp_reflecties
+        union all select pad || '/wie', wie from pg_temp.imp_gesprekken
+        union all select pad || '/met', met from pg_temp.imp_gesprekken
+        union all select pad || '/geschreven_door', geschreven_door from pg_temp.imp_sessienotities
+        union all select pad || '/eigenaar', eigenaar from pg_temp.imp_actiepunten) r
+  where r.email is not null
+    and not exists (select 1 from pg_temp.imp_mensen m where m.email = r.email)
+    and not exists (select 1 from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+                    where l.org_id = _org and lower(a.email) = r.email);
+  -- An organisation with an active owner keeps one.
+  if exists (select 1 from app.lidmaatschappen l where l.org_id = _org and l.rol = 'eigenaar' and l.actief)
+     and not exists (
+       select 1 from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+       where l.org_id = _org and l.rol = 'eigenaar' and l.actief
+         and not exists (select 1 from pg_temp.imp_mensen m where m.email = lower(a.email)
+                         and (m.rol is distinct from 'eigenaar' or m.actief is false))
+       union all
+       select 1 from pg_temp.imp_mensen m where m.rol = 'eigenaar' and m.actief is not false) then
+    insert into pg_temp.imp_fouten values ('/mensen', 'Na de import heeft de organisatie geen actieve eigenaar meer.');
+  end if;
+
+  -- Teams: each once; a team named elsewhere is in the file or exists.
+  insert into pg_temp.imp_fouten
+  select x.pad || '/naam', format('Team %s staat al in het bestand op %s.', x.naam, e.eerste)
+  from pg_temp.imp_teams x join beheer.imp_dubbel('imp_teams', 'lower(t.naam)') e on e.pad = x.pad;
+  insert into pg_temp.imp_fouten
+  select r.pad, format('Team %s staat niet in teams en bestaat niet in deze organisatie.', r.naam)
+  from (select pad || '/team' as pad, team as naam from pg_temp.imp_mensen
+        union all select pad || '/team', team from pg_temp.imp_prioriteiten
+        union all select pad || '/team', team from pg_temp.imp_kpis) r
+  where r.naam is not null
+    and not exists (select 1 from pg_temp.imp_teams t where lower(t.naam) = lower(r.naam))
+    and not exists (select 1 from app.teams t where t.org_id = _org and lower(t.naam) = lower(r.naam));
+end
+$$;
+
+-- Processes and their role seats.
+create function beheer.imp_controleren_processen(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- Processes and their role seats: names once each.
+  update pg_temp.imp_processen set ident = 'n:' || lower(naam) where naam is not null;
+  update pg_temp.imp_rollen r set ident = p.ident || '/' || lower(r.naam)
+  from pg_temp.imp_processen p where p.pad = r.proces_pad and r.naam is not null;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/naam', format('Proces %s staat al in het bestand op %s.', x.naam, e.eerste)
+  from pg_temp.imp_processen x join beheer.imp_dubbel('imp_processen', 't.ident') e on e.pad = x.pad;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/naam', format('Rol %s staat al in dit proces op %s.', x.naam, e.eerste)
+  from pg_temp.imp_rollen x join beheer.imp_dubbel('imp_rollen', 't.ident') e on e.pad = x.pad;
+end
+$$;
+
+-- Projects.
+create function beheer.imp_controleren_projecten(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+declare
+  vandaag date := app_hidden.vandaag(_org);
+begin
+  -- Projects.
+  update pg_temp.imp_projecten set ident = coalesce('s:' || sleutel, 't:' || lower(titel));
+  insert into pg_temp.imp_fouten
+  select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
+    format('Hetzelfde project als %s (%s); geef elk project een eigen sleutel of titel.', e.eerste,
+           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde titel' end)
+  from pg_temp.imp_projecten x join beheer.imp_dubbel('imp_projecten', 't.ident') e on e.pad = x.pad;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/' || v.veld, format('%s is geen bestaande datum.', v.waarde)
+  from pg_temp.imp_projecten x cross join lateral (values ('startdatum', x.startdatum), ('deadline', x.deadline)) v (veld, waarde)
+  where v.waarde is not null and beheer.imp_datum(v.waarde) is null;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/deadline', format('deadline %s ligt voor de startdatum %s.', x.deadline, coalesce(x.startdatum, vandaag::text))
+  from pg_temp.imp_projecten x
+  where beheer.imp_datum(x.deadline) < coalesce(beheer.imp_datum(x.startdatum), vandaag);
+end
+$$;
+
+-- Priorities and their key results.
+create function beheer.imp_controleren_prioriteiten(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- Priorities and their key results.
+  update pg_temp.imp_prioriteiten set ident = coalesce('s:' || sleutel, 't:' || kwartaal || '/' || lower(titel));
+  insert into pg_temp.imp_fouten
+  select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
+    format('Dezelfde prioriteit als %s (%s); geef een van beide een eigen sleutel.', e.eerste,
+           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde titel in hetzelfde kwartaal' end)
+  from pg_temp.imp_prioriteiten x join beheer.imp_dubbel('imp_prioriteiten', 't.ident') e on e.pad = x.pad;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', x.kwartaal)
+  from pg_temp.imp_prioriteiten x where x.kwartaal is not null and beheer.imp_kwartaal(x.kwartaal) is null;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/' || v.veld, case
+      when beheer.imp_datum(v.waarde) is null then format('%s is geen bestaande datum.', v.waarde)
+      else format('%s %s ligt niet in %s (%s tot en met %s).', v.veld, v.waarde, x.kwartaal, q.start,
+                  app_hidden.kwartaal_eind(q.start)) end
+  from pg_temp.imp_prioriteiten x
+  cross join lateral (select beheer.imp_kwartaal(x.kwartaal) as start) q
+  cross join lateral (values ('startdatum', x.startdatum), ('deadline', x.deadline)) v (veld, waarde)
+  where v.waarde is not null
+    and (beheer.imp_datum(v.waarde) is null
+         or (q.start is not null and beheer.imp_datum(v.waarde) not between q.start and app_hidden.kwartaal_eind(q.start)));
+  insert into pg_temp.imp_fouten
+  select x.pad || '/deadline', format('deadline %s ligt voor de startdatum %s.', x.deadline, x.startdatum)
+  from pg_temp.imp_prioriteiten x where beheer.imp_datum(x.deadline) < beheer.imp_datum(x.startdatum);
+  insert into pg_temp.imp_fouten
+  select min(k.prio_pad) || '/kernresultaten', 'Alleen een OKR heeft kernresultaten; deze prioriteit is een rock.'
+  from pg_temp.imp_kernresultaten k join pg_temp.imp_prioriteiten p on p.pad = k.prio_pad
+  where p.soort = 'rock' group by k.prio_pad;
+  insert into pg_temp.imp_fouten
+  select k.pad || '/doel', 'Het doel moet verschillen van de startwaarde.'
+  from pg_temp.imp_kernresultaten k where k.doel = coalesce(k.start, 0);
+  insert into pg_temp.imp_fouten
+  select x.pad || '/titel', format('Kernresultaat %s staat al bij deze prioriteit op %s.', x.titel, e.eerste)
+  from pg_temp.imp_kernresultaten x join beheer.imp_dubbel('imp_kernresultaten', 't.prio_pad, lower(t.titel)') e on e.pad = x.pad;
+end
+$$;
+
+-- KPIs, their quarter targets and measurements.
+create function beheer.imp_controleren_kpis(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- KPIs, their quarter targets and measurements.
+  update pg_temp.imp_kpis set ident = coalesce('s:' || sleutel, 'n:' || lower(naam));
+  insert into pg_temp.imp_fouten
+  select x.pad || case when x.sleutel is not null then '/sleutel' else '/naam' end,
+    format('Dezelfde KPI als %s (%s); geef een van beide een eigen sleutel.', e.eerste,
+           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde naam' end)
+  from pg_temp.imp_kpis x join beheer.imp_dubbel('imp_kpis', 't.ident') e on e.pad = x.pad;
+  insert into pg_temp.imp_fouten
+  select d.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', d.kwartaal)
+  from pg_temp.imp_doelen d where d.kwartaal is not null and beheer.imp_kwartaal(d.kwartaal) is null;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/kwartaal', format('Deze KPI heeft al een doel voor %s op %s.', x.kwartaal, e.eerste)
+  from pg_temp.imp_doelen x join beheer.imp_dubbel('imp_doelen', 't.kpi_pad, t.kwartaal') e on e.pad = x.pad;
+  update pg_temp.imp_metingen m set norm = p.periode, van = p.van, laatste_dag = p.laatste_dag
+  from pg_temp.imp_metingen m0 join pg_temp.imp_kpis k on k.pad = m0.kpi_pad,
+       beheer.imp_kpi_periode(k.cadans, m0.periode, _org) p
+  where m0.nr = m.nr and k.cadans = any (app_hidden.keuzes('cadans')) and m0.periode is not null and p.fout is null;
+  insert into pg_temp.imp_fouten
+  select m.pad || '/periode', p.fout
+  from pg_temp.imp_metingen m join pg_temp.imp_kpis k on k.pad = m.kpi_pad,
+       beheer.imp_kpi_periode(k.cadans, m.periode, _org) p
+  where k.cadans = any (app_hidden.keuzes('cadans')) and m.periode is not null and p.fout is not null;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/periode', format('Deze KPI heeft al een meting voor %s op %s.', x.norm, e.eerste)
+  from pg_temp.imp_metingen x join beheer.imp_dubbel('imp_metingen', 't.kpi_pad, t.norm') e on e.pad = x.pad;
+end
+$$;
+
+-- What tasks, hours and weekly-board tasks belong to: a priority or project of the file, by
+-- sleutel or by a title that is unique.
+create function beheer.imp_controleren_verwijzingen(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- Tasks: what they belong to (a priority or project of the file, by sleutel or by a title
+  -- that is unique), then their identity, parents before subtasks.
+  update pg_temp.imp_taken t set prio_pad = coalesce(
+      (select p.pad from pg_temp.imp_prioriteiten p where p.sleutel = t.prioriteit order by p.nr limit 1),
+      (select min(p.pad) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(t.prioriteit) having count(*) = 1))
+  where t.prioriteit is not null;
+  update pg_temp.imp_taken t set project_pad = coalesce(
+      (select p.pad from pg_temp.imp_projecten p where p.sleutel = t.project order by p.nr limit 1),
+      (select min(p.pad) from pg_temp.imp_projecten p where lower(p.titel) = lower(t.project) having count(*) = 1))
+  where t.project is not null;
+  update pg_temp.imp_uren t set prio_pad = coalesce(
+      (select p.pad from pg_temp.imp_prioriteiten p where p.sleutel = t.prioriteit order by p.nr limit 1),
+      (select min(p.pad) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(t.prioriteit) having count(*) = 1))
+  where t.prioriteit is not null;
+  update pg_temp.imp_uren t set project_pad = coalesce(
+      (select p.pad from pg_temp.imp_projecten p where p.sleutel = t.project order by p.nr limit 1),
+      (select min(p.pad) from pg_temp.imp_projecten p where lower(p.titel) = lower(t.project) having count(*) = 1))
+  where t.project is not null;
+  update pg_temp.imp_weektaken t set prio_pad = coalesce(
+      (select p.pad from pg_temp.imp_prioriteiten p where p.sleutel = t.prioriteit order by p.nr limit 1),
+      (select min(p.pad) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(t.prioriteit) having count(*) = 1))
+  where t.prioriteit is not null;
+  insert into pg_temp.imp_fouten
+  select r.pad, case when (select count(*) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(r.naam)) > 1
+      then format('Meer dan één prioriteit heet %s; verwijs met de sleutel.', r.naam)
+      else format('Prioriteit %s staat niet in prioriteiten (verwijs met sleutel of titel).', r.naam) end
+  from (select pad || '/prioriteit' as pad, prioriteit as naam from pg_temp.imp_taken where prioriteit is not null and prio_pad is null
+        union all select pad || '/prioriteit', prioriteit from pg_temp.imp_uren where prioriteit is not null and prio_pad is null
+        union all select pad || '/prioriteit', prioriteit from pg_temp.imp_weektaken where prioriteit is not null and prio_pad is null) r;
+  insert into pg_temp.imp_fouten
+  select r.pad, case when (select count(*) from pg_temp.imp_projecten p where lower(p.titel) = lower(r.naam)) > 1
+      then format('Meer dan één project heet %s; verwijs met de sleutel.', r.naam)
+      else format('Project %s staat niet in projecten (verwijs met sleutel of titel).', r.naam) end
+  from (select pad || '/project' as pad, project as naam from pg_temp.imp_taken where project is not null and project_pad is null
+        union all select pad || '/project', project from pg_temp.imp_uren where project is not null and project_pad is null) r;
+end
+$$;
+
+-- Tasks: their identity, parents before subtasks, and their own rules.
+create function beheer.imp_controleren_taken(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  insert into pg_temp.imp_fouten
+  select t.pad || '/project', 'Een taak hoort bij een prioriteit of bij een project, niet bij allebei.'
+  from pg_temp.imp_taken t where t.prioriteit is not null and t.project is not null;
+  update pg_temp.imp_taken t set ident = coalesce('s:' || t.sleutel,
+      case when t.prioriteit is not null then 'p:' || coalesce(p.ident, '?') || '/'
+           when t.project is not null then 'j:' || coalesce(j.ident, '?') || '/' else 'l:' end || lower(t.omschrijving))
+  from pg_temp.imp_taken t0
+  left join pg_temp.imp_prioriteiten p on p.pad = t0.prio_pad
+  left join pg_temp.imp_projecten j on j.pad = t0.project_pad
+  where t0.nr = t.nr and t.ouder_pad is null;
+  update pg_temp.imp_taken t set ident = coalesce('s:' || t.sleutel, 'o:' || o.ident || '/' || lower(t.omschrijving))
+  from pg_temp.imp_taken o where o.pad = t.ouder_pad;
+  insert into pg_temp.imp_fouten
+  select x.pad || case when x.sleutel is not null then '/sleutel' else '/omschrijving' end,
+    case when x.sleutel is not null then format('Sleutel %s is al gebruikt door de taak op %s.', x.sleutel, e.eerste)
+         else format('Dezelfde taak als %s (zelfde omschrijving, en hoort bij hetzelfde); geef een van beide een eigen sleutel.', e.eerste) end
+  from pg_temp.imp_taken x join beheer.imp_dubbel('imp_taken', 't.ident') e on e.pad = x.pad
+  where x.sleutel is not null or ((x.prioriteit is null or x.prio_pad is not null) and (x.project is null or x.project_pad is not null));
+  insert into pg_temp.imp_fouten
+  select t.pad || '/deadline', format('%s is geen bestaande datum.', t.deadline)
+  from pg_temp.imp_taken t where t.deadline is not null and beheer.imp_datum(t.deadline) is null;
+  insert into pg_temp.imp_fouten
+  select t.pad || '/week', format('%s is geen bestaande ISO-week.', t.week)
+  from pg_temp.imp_taken t where t.week is not null and app_hidden.week_maandag(t.week) is null;
+  insert into pg_temp.imp_fouten
+  select t.pad || '/inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.'
+  from pg_temp.imp_taken t where t.grootte is not null and t.inschatting_uren is not null;
+end
+$$;
+
+-- Hours.
+create function beheer.imp_controleren_uren(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+declare
+  vandaag date := app_hidden.vandaag(_org);
+begin
+  -- Hours.
+  update pg_temp.imp_uren u set taak_pad = t.pad from pg_temp.imp_taken t where t.sleutel = u.taak;
+  insert into pg_temp.imp_fouten
+  select u.pad || '/taak', format('Geen taak in het bestand heeft sleutel %s.', u.taak)
+  from pg_temp.imp_uren u where u.taak is not null and u.taak_pad is null;
+  insert into pg_temp.imp_fouten
+  select u.pad || case when u.project is not null then '/project' else '/prioriteit' end,
+    'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.'
+  from pg_temp.imp_uren u where num_nonnulls(u.taak, u.prioriteit, u.project) > 1;
+  insert into pg_temp.imp_fouten
+  select u.pad || '/datum', case when beheer.imp_datum(u.datum) is null then format('%s is geen bestaande datum.', u.datum)
+                                 else format('%s ligt in de toekomst.', u.datum) end
+  from pg_temp.imp_uren u
+  where u.datum is not null and (beheer.imp_datum(u.datum) is null or beheer.imp_datum(u.datum) > vandaag);
+  insert into pg_temp.imp_fouten
+  select min(u.pad) || '/uren', format('%s komt op %s op %s uur; een dag heeft er 24.', u.wie, u.datum, sum(u.uren))
+  from pg_temp.imp_uren u where u.wie is not null and u.datum is not null
+  group by u.wie, u.datum having sum(u.uren) > 24;
+  update pg_temp.imp_uren u set ident = coalesce('s:' || u.sleutel, 'u:' || u.wie || '/' || u.datum || '/'
+    || coalesce(t.ident, p.ident, j.ident, '') || '/' || coalesce(lower(u.omschrijving), ''))
+  from pg_temp.imp_uren u0
+  left join pg_temp.imp_taken t on t.pad = u0.taak_pad
+  left join pg_temp.imp_prioriteiten p on p.pad = u0.prio_pad
+  left join pg_temp.imp_projecten j on j.pad = u0.project_pad
+  where u0.nr = u.nr;
+  insert into pg_temp.imp_fouten
+  select x.pad || case when x.sleutel is not null then '/sleutel' else '' end,
+    case when x.sleutel is not null then format('Sleutel %s is al gebruikt door de uren op %s.', x.sleutel, e.eerste)
+         else format('Dezelfde uren als %s (zelfde persoon, datum, waarvoor en omschrijving); tel ze op of geef een sleutel.', e.eerste) end
+  from pg_temp.imp_uren x join beheer.imp_dubbel('imp_uren', 't.ident') e on e.pad = x.pad;
+end
+$$;
+
+-- The weekly board.
+create function beheer.imp_controleren_weektaken(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- The weekly board.
+  insert into pg_temp.imp_fouten
+  select w.pad || '/week', format('%s is geen bestaande ISO-week.', w.week)
+  from pg_temp.imp_weektaken w where w.week is not null and app_hidden.week_maandag(w.week) is null;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/titel', format('Dezelfde weektaak als %s (zelfde persoon, week en titel).', e.eerste)
+  from pg_temp.imp_weektaken x join beheer.imp_dubbel('imp_weektaken', 't.wie, t.week, lower(t.titel)') e on e.pad = x.pad;
+end
+$$;
+
+-- Reflections.
+create function beheer.imp_controleren_reflecties(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+declare
+  vandaag date := app_hidden.vandaag(_org);
+begin
+  -- Reflections: a period that fits the kind and has begun; one per person, kind and period.
+  update pg_temp.imp_reflecties r set label = p.label, van = p.van
+  from pg_temp.imp_reflecties r0, beheer.reflectie_periode(r0.soort, r0.periode) p where r0.nr = r.nr;
+  insert into pg_temp.imp_fouten
+  select r.pad || '/periode', case when r.van is null
+      then format('periode past niet bij soort %s: gebruik %s.', r.soort,
+                  case r.soort when 'maand' then '<jjjj>-<mm>' when 'kwartaal' then 'Q<n>-<jjjj>' else '<jjjj>' end)
+      else format('Periode %s is nog niet begonnen.', r.periode) end
+  from pg_temp.imp_reflecties r
+  where r.soort = any (app_hidden.keuzes('reflectie_soort')) and r.periode is not null and (r.van is null or r.van > vandaag);
+  insert into pg_temp.imp_fouten
+  select x.pad || '/periode', format('%s heeft al een reflectie voor %s op %s.', x.wie, x.periode, e.eerste)
+  from pg_temp.imp_reflecties x join beheer.imp_dubbel('imp_reflecties', 't.wie, t.soort, t.label') e on e.pad = x.pad;
+
+  insert into pg_temp.imp_fouten
+  select r.pad || '/energie', 'energie moet een geheel getal van 1 tot en met 10 zijn.'
+  from pg_temp.imp_reflecties r where r.energie is not null and (r.energie not between 1 and 10 or r.energie <> trunc(r.energie));
+end
+$$;
+
+-- Valuations.
+create function beheer.imp_controleren_waarderingen(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+declare
+  vandaag date := app_hidden.vandaag(_org);
+begin
+  -- Valuations: one per period; figures all four or none (an open invitation).
+  insert into pg_temp.imp_fouten
+  select w.pad || '/periode', case when beheer.waardering_periode(w.periode) is null
+      then 'periode moet een maand (2026-05), een kwartaal (Q2-2026) of een jaar (2026) zijn.'
+      else format('Periode %s is nog niet begonnen.', w.periode) end
+  from pg_temp.imp_waarderingen w
+  where w.periode is not null and (beheer.waardering_periode(w.periode) is null or beheer.waardering_periode(w.periode) > vandaag);
+  insert into pg_temp.imp_fouten
+  select w.pad, 'Geef omzet, genormaliseerde_ebitda, multiple en aandelenwaarde samen, of geen van vieren (een open uitnodiging).'
+  from pg_temp.imp_waarderingen w where num_nonnulls(w.omzet, w.ebitda, w.multiple, w.aandelenwaarde) between 1 and 3;
+  insert into pg_temp.imp_fouten
+  select x.pad || '/periode', format('Periode %s staat al in het bestand op %s.', x.periode, e.eerste)
+  from pg_temp.imp_waarderingen x join beheer.imp_dubbel('imp_waarderingen', 't.periode') e on e.pad = x.pad;
+end
+$$;
+
+-- Review conversations.
+create function beheer.imp_controleren_gesprekken(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- Review conversations.
+  insert into pg_temp.imp_fouten
+  select g.pad || '/datum', format('%s is geen bestaande datum.', g.datum)
+  from pg_temp.imp_gesprekken g where g.datum is not null and beheer.imp_datum(g.datum) is null;
+  insert into pg_temp.imp_fouten
+  select g.pad || '/met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.'
+  from pg_temp.imp_gesprekken g where g.wie = g.met;
+  insert into pg_temp.imp_fouten
+  select g.pad || '/eindoordeel', 'Een eindoordeel hoort bij een afgerond gesprek; zet ook afgerond op true.'
+  from pg_temp.imp_gesprekken g where g.eindoordeel is not null and g.afgerond is not true;
+  insert into pg_temp.imp_fouten
+  select x.pad, format('Hetzelfde gesprek als %s (zelfde mensen, soort en datum).', e.eerste)
+  from pg_temp.imp_gesprekken x join beheer.imp_dubbel('imp_gesprekken', 't.wie, t.met, t.soort, t.datum') e on e.pad = x.pad;
+end
+$$;
+
+-- Session notes and their action points.
+create function beheer.imp_controleren_sessienotities(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  -- Session notes and their action points.
+  update pg_temp.imp_sessienotities set ident = coalesce('s:' || sleutel, 'd:' || datum || '/' || lower(titel));
+  insert into pg_temp.imp_fouten
+  select n.pad || '/datum', format('%s is geen bestaande datum.', n.datum)
+  from pg_temp.imp_sessienotities n where n.datum is not null and beheer.imp_datum(n.datum) is null;
+  insert into pg_temp.imp_fouten
+  select a.pad || '/deadline', format('%s is geen bestaande datum.', a.deadline)
+  from pg_temp.imp_actiepunten a where a.deadline is not null and beheer.imp_datum(a.deadline) is null;
+  insert into pg_temp.imp_fouten
+  select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
+    format('Dezelfde sessienotitie als %s (%s); geef een van beide een eigen sleutel.', e.eerste,
+           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde datum en titel' end)
+  from pg_temp.imp_sessienotities x join beheer.imp_dubbel('imp_sessienotities', 't.ident') e on e.pad = x.pad;
+end
+$$;
+
+-- Every fault with its place; resolves references and identities on the way.
+create function beheer.imp_controleren(_org uuid) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  perform beheer.imp_controleren_mensen(_org);
+  perform beheer.imp_controleren_processen(_org);
+  perform beheer.imp_controleren_projecten(_org);
+  perform beheer.imp_controleren_prioriteiten(_org);
+  perform beheer.imp_controleren_kpis(_org);
+  perform beheer.imp_controleren_verwijzingen(_org);
+  perform beheer.imp_controleren_taken(_org);
+  perform beheer.imp_controleren_uren(_org);
+  perform beheer.imp_controleren_weektaken(_org);
+  perform beheer.imp_controleren_reflecties(_org);
+  perform beheer.imp_controleren_waarderingen(_org);
+  perform beheer.imp_controleren_gesprekken(_org);
+  perform beheer.imp_controleren_sessienotities(_org);
+end
+$$;
