@@ -5,20 +5,6 @@
 -- log has a row (door app) and task history names the person; bad input is refused by
 -- parameter (the CLI flag without its dashes). Nothing here is granted to the doors.
 
--- An active member, by user_id or e-mail, named by the parameter that gave it.
-create function beheer.persoon(_org uuid, _wie text, _parameter text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare id uuid;
-begin
-  select l.user_id into id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-  where l.org_id = _org and l.actief and (a.id::text = lower(_wie) or lower(a.email) = lower(trim(_wie)));
-  if id is null then
-    perform app_hidden.ongeldig(_parameter, format('%s is geen actief lid van deze organisatie.', _wie));
-  end if;
-  return id;
-end
-$$;
-
 -- A value of a list (app.keuzes), or a refusal that lists the allowed values.
 create function beheer.keuze(_lijst text, _waarde text, _parameter text) returns text
 language plpgsql stable set search_path = '' as $$
@@ -93,7 +79,7 @@ declare
   id uuid;
 begin
   perform beheer.namens(_org, null, 'team_maken', jsonb_build_object('naam', _naam, 'leider', _leider));
-  if _leider is not null then leider := beheer.persoon(_org, _leider, 'leider'); end if;
+  if _leider is not null then leider := beheer.lid(_org, _leider, 'leider', true); end if;
   -- Two at once with the same name: the second finds the first's team and is refused.
   insert into app.teams (org_id, naam, leider_user_id) values (_org, teamnaam, leider)
   on conflict (org_id, lower(naam)) do nothing returning teams.id into id;
@@ -112,7 +98,7 @@ declare
   p app.processen;
 begin
   perform beheer.namens(_org, null, 'proces_maken', jsonb_build_object('naam', _naam, 'eindverantwoordelijke', _eindverantwoordelijke));
-  wie := beheer.persoon(_org, beheer.tekst(_eindverantwoordelijke, 'eindverantwoordelijke'), 'eindverantwoordelijke');
+  wie := beheer.lid(_org, beheer.tekst(_eindverantwoordelijke, 'eindverantwoordelijke'), 'eindverantwoordelijke', true);
   -- Process names are unique per organisation (no index says so: the lock does).
   perform app_hidden.vergrendel('proces', _org::text);
   if exists (select 1 from app.processen x where x.org_id = _org and lower(x.naam) = lower(procesnaam)) then
@@ -143,7 +129,7 @@ begin
   elsif cardinality(processen) > 1 then
     perform app_hidden.ongeldig('proces', format('Er zijn meerdere processen met de naam %s; gebruik het id.', procesnaam));
   end if;
-  if _wie is not null then wie := beheer.persoon(_org, _wie, 'wie'); end if;
+  if _wie is not null then wie := beheer.lid(_org, _wie, 'wie', true); end if;
   perform app_hidden.vergrendel('rol', _org::text, processen[1]::text);
   if exists (select 1 from app.rollen r where r.org_id = _org and r.proces_id = processen[1] and lower(r.naam) = lower(rolnaam)) then
     perform app_hidden.ongeldig('naam', format('Rol %s bestaat al in dit proces.', rolnaam));
@@ -354,8 +340,8 @@ declare
 begin
   perform beheer.namens(_org, null, 'gesprek_vastleggen', jsonb_build_object('wie', _wie, 'met', _met,
     'soort', _soort, 'datum', _datum, 'afgerond', _afgerond, 'eindoordeel', _eindoordeel));
-  wie := beheer.persoon(_org, beheer.tekst(_wie, 'wie'), 'wie');
-  met := beheer.persoon(_org, beheer.tekst(_met, 'met'), 'met');
+  wie := beheer.lid(_org, beheer.tekst(_wie, 'wie'), 'wie', true);
+  met := beheer.lid(_org, beheer.tekst(_met, 'met'), 'met', true);
   if wie = met then
     perform app_hidden.ongeldig('met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.');
   end if;
