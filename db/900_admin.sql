@@ -302,7 +302,7 @@ begin
   if not exists (select 1 from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit and p.soort = 'okr') then
     perform app_hidden.ongeldig('prioriteit', format('%s is geen OKR van deze organisatie.', _prioriteit));
   end if;
-  if _doel = _start then perform app_hidden.ongeldig('doel', 'Het doel moet verschillen van de startwaarde.'); end if;
+  if _doel = _start then perform app_hidden.regel_weigeren('kernresultaten_doel_niet_start'); end if;
   insert into app.kernresultaten (org_id, prioriteit_id, titel, startwaarde, doelwaarde, huidige_waarde)
   values (_org, _prioriteit, _titel, _start, _doel, _start) returning kernresultaten.id into id;
   return jsonb_build_object('id', id, 'titel', _titel, 'start', _start, 'doel', _doel,

@@ -34,16 +34,8 @@ $$;
 create function beheer.reflectie_periode(_soort text, _periode text, out label text, out van date)
 language plpgsql immutable set search_path = '' as $$
 begin
-  if _soort = 'maand' and _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' and substr(_periode, 1, 4)::int >= 1 then
-    van := make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
-    label := _periode;
-  elsif _soort = 'kwartaal' and _periode ~ '^Q[1-4]-\d{4}$' and substr(_periode, 4, 4)::int >= 1 then
-    van := make_date(substr(_periode, 4, 4)::int, (substr(_periode, 2, 1)::int - 1) * 3 + 1, 1);
-    label := to_char(van, 'YYYY-"Q"Q');
-  elsif _soort = 'jaar' and _periode ~ '^\d{4}$' and _periode::int >= 1 then
-    van := make_date(_periode::int, 1, 1);
-    label := _periode;
-  end if;
+  if _soort in ('maand', 'kwartaal', 'jaar') then van := app_hidden.periode_begin(_soort, _periode); end if;
+  label := case when van is null then null when _soort = 'kwartaal' then to_char(van, 'YYYY-"Q"Q') else _periode end;
 end
 $$;
 
@@ -58,14 +50,8 @@ $$;
 create function beheer.waardering_periode(_periode text) returns date
 language plpgsql immutable set search_path = '' as $$
 begin
-  if _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' and substr(_periode, 1, 4)::int >= 1 then
-    return make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
-  elsif _periode ~ '^Q[1-4]-\d{4}$' and substr(_periode, 4, 4)::int >= 1 then
-    return make_date(substr(_periode, 4, 4)::int, (substr(_periode, 2, 1)::int - 1) * 3 + 1, 1);
-  elsif _periode ~ '^\d{4}$' and _periode::int >= 1 then
-    return make_date(_periode::int, 1, 1);
-  end if;
-  return null;
+  return coalesce(app_hidden.periode_begin('maand', _periode), app_hidden.periode_begin('kwartaal', _periode),
+                  app_hidden.periode_begin('jaar', _periode));
 end
 $$;
 
@@ -213,7 +199,7 @@ begin
     perform app_hidden.ongeldig('periode', format('Periode %s is nog niet begonnen.', trim(_periode)));
   end if;
   if _energie is null or _energie not between 1 and 10 then
-    perform app_hidden.ongeldig('energie', 'energie moet een geheel getal van 1 tot en met 10 zijn.');
+    perform app_hidden.regel_weigeren('reflecties_energie');
   end if;
   perform app_hidden.vergrendel('reflectie', _org::text, wie::text, gekozen, per.label);
   select * into oud from app.reflecties x where x.org_id = _org and x.user_id = wie and x.soort = gekozen and x.periode = per.label;
@@ -343,7 +329,7 @@ begin
   wie := beheer.lid(_org, beheer.tekst(_wie, 'wie'), 'wie', true);
   met := beheer.lid(_org, beheer.tekst(_met, 'met'), 'met', true);
   if wie = met then
-    perform app_hidden.ongeldig('met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.');
+    perform app_hidden.regel_weigeren('gesprekken_met_een_ander');
   end if;
   gekozen := beheer.keuze('gesprek_soort', trim(_soort), 'soort');
   dag := app_hidden.param_datum(jsonb_build_object('datum', trim(_datum)), 'datum');

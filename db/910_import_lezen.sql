@@ -51,30 +51,6 @@ language sql immutable parallel safe as $$
               where jsonb_typeof(x) = 'string' and trim(x #>> '{}') <> ''), '[]') end
 $$;
 
--- A date <yyyy>-<mm>-<dd> that exists, or null.
-create function beheer.imp_datum(_v text) returns date
-language plpgsql immutable set search_path = '' as $$
-declare j int; m int; d int;
-begin
-  if _v is null or _v !~ '^\d{4}-\d{2}-\d{2}$' then return null; end if;
-  j := substr(_v, 1, 4)::int; m := substr(_v, 6, 2)::int; d := substr(_v, 9, 2)::int;
-  if j < 1 or m not between 1 and 12 or d < 1
-     or d > extract(day from make_date(j, m, 1) + interval '1 month' - interval '1 day') then
-    return null;
-  end if;
-  return make_date(j, m, d);
-end
-$$;
-
--- The first day of a quarter Q<n>-<yyyy>, or null.
-create function beheer.imp_kwartaal(_v text) returns date
-language plpgsql immutable set search_path = '' as $$
-begin
-  if _v is null or _v !~ '^Q[1-4]-\d{4}$' or substr(_v, 4, 4)::int < 1 then return null; end if;
-  return make_date(substr(_v, 4, 4)::int, (substr(_v, 2, 1)::int - 1) * 3 + 1, 1);
-end
-$$;
-
 -- A KPI measurement's period for a cadence, as kpi_meting_invoeren judges it (the same rules:
 -- one function), or the reason it is refused.
 create function beheer.imp_kpi_periode(_cadans text, _periode text, _org uuid,

@@ -99,11 +99,11 @@ begin
   insert into pg_temp.imp_fouten
   select x.pad || '/' || v.veld, format('%s is geen bestaande datum.', v.waarde)
   from pg_temp.imp_projecten x cross join lateral (values ('startdatum', x.startdatum), ('deadline', x.deadline)) v (veld, waarde)
-  where v.waarde is not null and beheer.imp_datum(v.waarde) is null;
+  where v.waarde is not null and app_hidden.periode_begin('dag', v.waarde) is null;
   insert into pg_temp.imp_fouten
   select x.pad || '/deadline', format('deadline %s ligt voor de startdatum %s.', x.deadline, coalesce(x.startdatum, vandaag::text))
   from pg_temp.imp_projecten x
-  where beheer.imp_datum(x.deadline) < coalesce(beheer.imp_datum(x.startdatum), vandaag);
+  where app_hidden.periode_begin('dag', x.deadline) < coalesce(app_hidden.periode_begin('dag', x.startdatum), vandaag);
 end
 $$;
 
@@ -120,27 +120,27 @@ begin
   from pg_temp.imp_prioriteiten x join beheer.imp_dubbel('imp_prioriteiten', 't.ident') e on e.pad = x.pad;
   insert into pg_temp.imp_fouten
   select x.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', x.kwartaal)
-  from pg_temp.imp_prioriteiten x where x.kwartaal is not null and beheer.imp_kwartaal(x.kwartaal) is null;
+  from pg_temp.imp_prioriteiten x where x.kwartaal is not null and app_hidden.periode_begin('kwartaal', x.kwartaal) is null;
   insert into pg_temp.imp_fouten
   select x.pad || '/' || v.veld, case
-      when beheer.imp_datum(v.waarde) is null then format('%s is geen bestaande datum.', v.waarde)
+      when app_hidden.periode_begin('dag', v.waarde) is null then format('%s is geen bestaande datum.', v.waarde)
       else format('%s %s ligt niet in %s (%s tot en met %s).', v.veld, v.waarde, x.kwartaal, q.start,
                   app_hidden.kwartaal_eind(q.start)) end
   from pg_temp.imp_prioriteiten x
-  cross join lateral (select beheer.imp_kwartaal(x.kwartaal) as start) q
+  cross join lateral (select app_hidden.periode_begin('kwartaal', x.kwartaal) as start) q
   cross join lateral (values ('startdatum', x.startdatum), ('deadline', x.deadline)) v (veld, waarde)
   where v.waarde is not null
-    and (beheer.imp_datum(v.waarde) is null
-         or (q.start is not null and beheer.imp_datum(v.waarde) not between q.start and app_hidden.kwartaal_eind(q.start)));
+    and (app_hidden.periode_begin('dag', v.waarde) is null
+         or (q.start is not null and app_hidden.periode_begin('dag', v.waarde) not between q.start and app_hidden.kwartaal_eind(q.start)));
   insert into pg_temp.imp_fouten
   select x.pad || '/deadline', format('deadline %s ligt voor de startdatum %s.', x.deadline, x.startdatum)
-  from pg_temp.imp_prioriteiten x where beheer.imp_datum(x.deadline) < beheer.imp_datum(x.startdatum);
+  from pg_temp.imp_prioriteiten x where app_hidden.periode_begin('dag', x.deadline) < app_hidden.periode_begin('dag', x.startdatum);
   insert into pg_temp.imp_fouten
   select min(k.prio_pad) || '/kernresultaten', 'Alleen een OKR heeft kernresultaten; deze prioriteit is een rock.'
   from pg_temp.imp_kernresultaten k join pg_temp.imp_prioriteiten p on p.pad = k.prio_pad
   where p.soort = 'rock' group by k.prio_pad;
   insert into pg_temp.imp_fouten
-  select k.pad || '/doel', 'Het doel moet verschillen van de startwaarde.'
+  select k.pad || '/doel', (app_hidden.regel('kernresultaten_doel_niet_start')).bericht
   from pg_temp.imp_kernresultaten k where k.doel = coalesce(k.start, 0);
   insert into pg_temp.imp_fouten
   select x.pad || '/titel', format('Kernresultaat %s staat al bij deze prioriteit op %s.', x.titel, e.eerste)
@@ -161,7 +161,7 @@ begin
   from pg_temp.imp_kpis x join beheer.imp_dubbel('imp_kpis', 't.ident') e on e.pad = x.pad;
   insert into pg_temp.imp_fouten
   select d.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', d.kwartaal)
-  from pg_temp.imp_doelen d where d.kwartaal is not null and beheer.imp_kwartaal(d.kwartaal) is null;
+  from pg_temp.imp_doelen d where d.kwartaal is not null and app_hidden.periode_begin('kwartaal', d.kwartaal) is null;
   insert into pg_temp.imp_fouten
   select x.pad || '/kwartaal', format('Deze KPI heeft al een doel voor %s op %s.', x.kwartaal, e.eerste)
   from pg_temp.imp_doelen x join beheer.imp_dubbel('imp_doelen', 't.kpi_pad, t.kwartaal') e on e.pad = x.pad;
@@ -180,6 +180,19 @@ begin
 end
 $$;
 
+-- Resolves a reference of the items of working table _tabel (their column _kolom names a
+-- priority or project) to the place in the file (_pad) of the item of _naar it names: by
+-- sleutel, else by a title only one item has. Unresolved stays null.
+create function beheer.imp_verwijzing_oplossen(_tabel text, _kolom text, _naar text, _pad text) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  execute format('update pg_temp.%1$I t set %4$I = coalesce(
+      (select p.pad from pg_temp.%3$I p where p.sleutel = t.%2$I order by p.nr limit 1),
+      (select min(p.pad) from pg_temp.%3$I p where lower(p.titel) = lower(t.%2$I) having count(*) = 1))
+    where t.%2$I is not null', _tabel, _kolom, _naar, _pad);
+end
+$$;
+
 -- What tasks, hours and weekly-board tasks belong to: a priority or project of the file, by
 -- sleutel or by a title that is unique.
 create function beheer.imp_controleren_verwijzingen(_org uuid) returns void
@@ -187,26 +200,11 @@ language plpgsql volatile set search_path = '' as $$
 begin
   -- Tasks: what they belong to (a priority or project of the file, by sleutel or by a title
   -- that is unique), then their identity, parents before subtasks.
-  update pg_temp.imp_taken t set prio_pad = coalesce(
-      (select p.pad from pg_temp.imp_prioriteiten p where p.sleutel = t.prioriteit order by p.nr limit 1),
-      (select min(p.pad) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(t.prioriteit) having count(*) = 1))
-  where t.prioriteit is not null;
-  update pg_temp.imp_taken t set project_pad = coalesce(
-      (select p.pad from pg_temp.imp_projecten p where p.sleutel = t.project order by p.nr limit 1),
-      (select min(p.pad) from pg_temp.imp_projecten p where lower(p.titel) = lower(t.project) having count(*) = 1))
-  where t.project is not null;
-  update pg_temp.imp_uren t set prio_pad = coalesce(
-      (select p.pad from pg_temp.imp_prioriteiten p where p.sleutel = t.prioriteit order by p.nr limit 1),
-      (select min(p.pad) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(t.prioriteit) having count(*) = 1))
-  where t.prioriteit is not null;
-  update pg_temp.imp_uren t set project_pad = coalesce(
-      (select p.pad from pg_temp.imp_projecten p where p.sleutel = t.project order by p.nr limit 1),
-      (select min(p.pad) from pg_temp.imp_projecten p where lower(p.titel) = lower(t.project) having count(*) = 1))
-  where t.project is not null;
-  update pg_temp.imp_weektaken t set prio_pad = coalesce(
-      (select p.pad from pg_temp.imp_prioriteiten p where p.sleutel = t.prioriteit order by p.nr limit 1),
-      (select min(p.pad) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(t.prioriteit) having count(*) = 1))
-  where t.prioriteit is not null;
+  perform beheer.imp_verwijzing_oplossen('imp_taken', 'prioriteit', 'imp_prioriteiten', 'prio_pad');
+  perform beheer.imp_verwijzing_oplossen('imp_taken', 'project', 'imp_projecten', 'project_pad');
+  perform beheer.imp_verwijzing_oplossen('imp_uren', 'prioriteit', 'imp_prioriteiten', 'prio_pad');
+  perform beheer.imp_verwijzing_oplossen('imp_uren', 'project', 'imp_projecten', 'project_pad');
+  perform beheer.imp_verwijzing_oplossen('imp_weektaken', 'prioriteit', 'imp_prioriteiten', 'prio_pad');
   insert into pg_temp.imp_fouten
   select r.pad, case when (select count(*) from pg_temp.imp_prioriteiten p where lower(p.titel) = lower(r.naam)) > 1
       then format('Meer dan één prioriteit heet %s; verwijs met de sleutel.', r.naam)
@@ -228,7 +226,7 @@ create function beheer.imp_controleren_taken(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
   insert into pg_temp.imp_fouten
-  select t.pad || '/project', 'Een taak hoort bij een prioriteit of bij een project, niet bij allebei.'
+  select t.pad || '/project', (app_hidden.regel('taken_prioriteit_of_project')).bericht
   from pg_temp.imp_taken t where t.prioriteit is not null and t.project is not null;
   update pg_temp.imp_taken t set ident = coalesce('s:' || t.sleutel,
       case when t.prioriteit is not null then 'p:' || coalesce(p.ident, '?') || '/'
@@ -247,12 +245,12 @@ begin
   where x.sleutel is not null or ((x.prioriteit is null or x.prio_pad is not null) and (x.project is null or x.project_pad is not null));
   insert into pg_temp.imp_fouten
   select t.pad || '/deadline', format('%s is geen bestaande datum.', t.deadline)
-  from pg_temp.imp_taken t where t.deadline is not null and beheer.imp_datum(t.deadline) is null;
+  from pg_temp.imp_taken t where t.deadline is not null and app_hidden.periode_begin('dag', t.deadline) is null;
   insert into pg_temp.imp_fouten
   select t.pad || '/week', format('%s is geen bestaande ISO-week.', t.week)
   from pg_temp.imp_taken t where t.week is not null and app_hidden.week_maandag(t.week) is null;
   insert into pg_temp.imp_fouten
-  select t.pad || '/inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.'
+  select t.pad || '/inschatting_uren', (app_hidden.regel('taken_grootte_of_inschatting')).bericht
   from pg_temp.imp_taken t where t.grootte is not null and t.inschatting_uren is not null;
 end
 $$;
@@ -273,10 +271,10 @@ begin
     'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.'
   from pg_temp.imp_uren u where num_nonnulls(u.taak, u.prioriteit, u.project) > 1;
   insert into pg_temp.imp_fouten
-  select u.pad || '/datum', case when beheer.imp_datum(u.datum) is null then format('%s is geen bestaande datum.', u.datum)
+  select u.pad || '/datum', case when app_hidden.periode_begin('dag', u.datum) is null then format('%s is geen bestaande datum.', u.datum)
                                  else format('%s ligt in de toekomst.', u.datum) end
   from pg_temp.imp_uren u
-  where u.datum is not null and (beheer.imp_datum(u.datum) is null or beheer.imp_datum(u.datum) > vandaag);
+  where u.datum is not null and (app_hidden.periode_begin('dag', u.datum) is null or app_hidden.periode_begin('dag', u.datum) > vandaag);
   insert into pg_temp.imp_fouten
   select min(u.pad) || '/uren', format('%s komt op %s op %s uur; een dag heeft er 24.', u.wie, u.datum, sum(u.uren))
   from pg_temp.imp_uren u where u.wie is not null and u.datum is not null
@@ -331,7 +329,7 @@ begin
   from pg_temp.imp_reflecties x join beheer.imp_dubbel('imp_reflecties', 't.wie, t.soort, t.label') e on e.pad = x.pad;
 
   insert into pg_temp.imp_fouten
-  select r.pad || '/energie', 'energie moet een geheel getal van 1 tot en met 10 zijn.'
+  select r.pad || '/energie', (app_hidden.regel('reflecties_energie')).bericht
   from pg_temp.imp_reflecties r where r.energie is not null and (r.energie not between 1 and 10 or r.energie <> trunc(r.energie));
 end
 $$;
@@ -365,9 +363,9 @@ begin
   -- Review conversations.
   insert into pg_temp.imp_fouten
   select g.pad || '/datum', format('%s is geen bestaande datum.', g.datum)
-  from pg_temp.imp_gesprekken g where g.datum is not null and beheer.imp_datum(g.datum) is null;
+  from pg_temp.imp_gesprekken g where g.datum is not null and app_hidden.periode_begin('dag', g.datum) is null;
   insert into pg_temp.imp_fouten
-  select g.pad || '/met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.'
+  select g.pad || '/met', (app_hidden.regel('gesprekken_met_een_ander')).bericht
   from pg_temp.imp_gesprekken g where g.wie = g.met;
   insert into pg_temp.imp_fouten
   select g.pad || '/eindoordeel', 'Een eindoordeel hoort bij een afgerond gesprek; zet ook afgerond op true.'
@@ -386,10 +384,10 @@ begin
   update pg_temp.imp_sessienotities set ident = coalesce('s:' || sleutel, 'd:' || datum || '/' || lower(titel));
   insert into pg_temp.imp_fouten
   select n.pad || '/datum', format('%s is geen bestaande datum.', n.datum)
-  from pg_temp.imp_sessienotities n where n.datum is not null and beheer.imp_datum(n.datum) is null;
+  from pg_temp.imp_sessienotities n where n.datum is not null and app_hidden.periode_begin('dag', n.datum) is null;
   insert into pg_temp.imp_fouten
   select a.pad || '/deadline', format('%s is geen bestaande datum.', a.deadline)
-  from pg_temp.imp_actiepunten a where a.deadline is not null and beheer.imp_datum(a.deadline) is null;
+  from pg_temp.imp_actiepunten a where a.deadline is not null and app_hidden.periode_begin('dag', a.deadline) is null;
   insert into pg_temp.imp_fouten
   select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
     format('Dezelfde sessienotitie als %s (%s); geef een van beide een eigen sleutel.', e.eerste,

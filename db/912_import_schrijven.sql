@@ -116,19 +116,19 @@ begin
     if rij_id is null then
       insert into app.projecten (org_id, titel, omschrijving, eigenaar_user_id, startdatum, deadline, besloten,
                                  afgerond_op, aangemaakt_op)
-      values (_org, r.titel, r.omschrijving, r.eigenaar_id, coalesce(beheer.imp_datum(r.startdatum), vandaag),
-              beheer.imp_datum(r.deadline), coalesce(r.besloten, false), case when r.afgerond then nu end, nu)
+      values (_org, r.titel, r.omschrijving, r.eigenaar_id, coalesce(app_hidden.periode_begin('dag', r.startdatum), vandaag),
+              app_hidden.periode_begin('dag', r.deadline), coalesce(r.besloten, false), case when r.afgerond then nu end, nu)
       returning projecten.id into rij_id;
       uitkomst := 'nieuw';
     else
       update app.projecten x set titel = r.titel, omschrijving = coalesce(r.omschrijving, x.omschrijving),
-        eigenaar_user_id = r.eigenaar_id, startdatum = coalesce(beheer.imp_datum(r.startdatum), x.startdatum),
-        deadline = coalesce(beheer.imp_datum(r.deadline), x.deadline), besloten = coalesce(r.besloten, x.besloten),
+        eigenaar_user_id = r.eigenaar_id, startdatum = coalesce(app_hidden.periode_begin('dag', r.startdatum), x.startdatum),
+        deadline = coalesce(app_hidden.periode_begin('dag', r.deadline), x.deadline), besloten = coalesce(r.besloten, x.besloten),
         afgerond_op = case when r.afgerond is null then x.afgerond_op when r.afgerond then coalesce(x.afgerond_op, nu) end
       where x.org_id = _org and x.id = rij_id
         and (x.titel, x.omschrijving, x.eigenaar_user_id, x.startdatum, x.deadline, x.besloten, x.afgerond_op is not null)
             is distinct from (r.titel, coalesce(r.omschrijving, x.omschrijving), r.eigenaar_id,
-              coalesce(beheer.imp_datum(r.startdatum), x.startdatum), coalesce(beheer.imp_datum(r.deadline), x.deadline),
+              coalesce(app_hidden.periode_begin('dag', r.startdatum), x.startdatum), coalesce(app_hidden.periode_begin('dag', r.deadline), x.deadline),
               coalesce(r.besloten, x.besloten), coalesce(r.afgerond, x.afgerond_op is not null));
       uitkomst := case when found then 'bijgewerkt' else 'ongewijzigd' end;
     end if;
@@ -155,29 +155,29 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select p.*, beheer.imp_persoon(_org, p.eigenaar) as eigenaar_id, beheer.imp_kwartaal(p.kwartaal) as start,
+  for r in select p.*, beheer.imp_persoon(_org, p.eigenaar) as eigenaar_id, app_hidden.periode_begin('kwartaal', p.kwartaal) as start,
                   (select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(p.team)) as team_id
            from pg_temp.imp_prioriteiten p order by p.nr loop
     rij_id := beheer.imp_bestaand(_org, 'prioriteit', r.ident, 'app.prioriteiten');
     if rij_id is null then
       insert into app.prioriteiten (org_id, soort, titel, omschrijving, eigenaar_user_id, kwartaal_start, startdatum,
                                     deadline, team_id, afgerond_op, aangemaakt_op)
-      values (_org, r.soort, r.titel, r.omschrijving, r.eigenaar_id, r.start, beheer.imp_datum(r.startdatum),
-              coalesce(beheer.imp_datum(r.deadline), app_hidden.kwartaal_eind(r.start)), r.team_id,
+      values (_org, r.soort, r.titel, r.omschrijving, r.eigenaar_id, r.start, app_hidden.periode_begin('dag', r.startdatum),
+              coalesce(app_hidden.periode_begin('dag', r.deadline), app_hidden.kwartaal_eind(r.start)), r.team_id,
               case when r.afgerond then nu end, nu)
       returning prioriteiten.id into rij_id;
       uitkomst := 'nieuw';
     else
       update app.prioriteiten x set soort = r.soort, titel = r.titel, omschrijving = coalesce(r.omschrijving, x.omschrijving),
         eigenaar_user_id = r.eigenaar_id, kwartaal_start = r.start,
-        startdatum = coalesce(beheer.imp_datum(r.startdatum), x.startdatum),
-        deadline = coalesce(beheer.imp_datum(r.deadline), x.deadline), team_id = coalesce(r.team_id, x.team_id),
+        startdatum = coalesce(app_hidden.periode_begin('dag', r.startdatum), x.startdatum),
+        deadline = coalesce(app_hidden.periode_begin('dag', r.deadline), x.deadline), team_id = coalesce(r.team_id, x.team_id),
         afgerond_op = case when r.afgerond is null then x.afgerond_op when r.afgerond then coalesce(x.afgerond_op, nu) end
       where x.org_id = _org and x.id = rij_id
         and (x.soort, x.titel, x.omschrijving, x.eigenaar_user_id, x.kwartaal_start, x.startdatum, x.deadline, x.team_id,
              x.afgerond_op is not null)
             is distinct from (r.soort, r.titel, coalesce(r.omschrijving, x.omschrijving), r.eigenaar_id, r.start,
-              coalesce(beheer.imp_datum(r.startdatum), x.startdatum), coalesce(beheer.imp_datum(r.deadline), x.deadline),
+              coalesce(app_hidden.periode_begin('dag', r.startdatum), x.startdatum), coalesce(app_hidden.periode_begin('dag', r.deadline), x.deadline),
               coalesce(r.team_id, x.team_id), coalesce(r.afgerond, x.afgerond_op is not null));
       uitkomst := case when found then 'bijgewerkt' else 'ongewijzigd' end;
     end if;
@@ -241,7 +241,7 @@ begin
     update pg_temp.imp_kpis x set id = rij_id where x.nr = r.nr;
     aantallen := beheer.imp_tel(aantallen, 'kpis', uitkomst);
   end loop;
-  for r in select d.*, k.id as kpi_id, beheer.imp_kwartaal(d.kwartaal) as start
+  for r in select d.*, k.id as kpi_id, app_hidden.periode_begin('kwartaal', d.kwartaal) as start
            from pg_temp.imp_doelen d join pg_temp.imp_kpis k on k.pad = d.kpi_pad order by d.nr loop
     uitkomst := case
       when not exists (select 1 from app.kpi_kwartaaldoelen x where x.org_id = _org and x.kpi_id = r.kpi_id and x.kwartaal_start = r.start)

@@ -34,7 +34,7 @@ begin
       insert into app.taken (org_id, omschrijving, toelichting, prioriteit_id, project_id, ouder_id, eigenaar_user_id,
                              aangemaakt_door, stand, deadline, week, grootte, inschatting_uren, herhalen)
       select _org, r.omschrijving, r.toelichting, coalesce(p.id, o.prioriteit_id), coalesce(j.id, o.project_id), o.id,
-             coalesce(r.eigenaar_id, o.eigenaar_user_id), r.maker_id, coalesce(r.stand, 'open'), beheer.imp_datum(r.deadline),
+             coalesce(r.eigenaar_id, o.eigenaar_user_id), r.maker_id, coalesce(r.stand, 'open'), app_hidden.periode_begin('dag', r.deadline),
              r.week, r.grootte, r.inschatting_uren, r.herhalen
       from (select 1) x
       left join pg_temp.imp_prioriteiten p on p.pad = r.prio_pad
@@ -50,7 +50,7 @@ begin
         project_id = case when r.ouder_pad is null and (r.prio_pad is not null or r.project_pad is not null)
                           then j.id else x.project_id end,
         eigenaar_user_id = coalesce(r.eigenaar_id, x.eigenaar_user_id), stand = coalesce(r.stand, x.stand),
-        deadline = coalesce(beheer.imp_datum(r.deadline), x.deadline), week = coalesce(r.week, x.week),
+        deadline = coalesce(app_hidden.periode_begin('dag', r.deadline), x.deadline), week = coalesce(r.week, x.week),
         grootte = case when r.inschatting_uren is not null then null else coalesce(r.grootte, x.grootte) end,
         inschatting_uren = case when r.grootte is not null then null else coalesce(r.inschatting_uren, x.inschatting_uren) end,
         herhalen = coalesce(r.herhalen, x.herhalen)
@@ -64,7 +64,7 @@ begin
              case when r.ouder_pad is null and (r.prio_pad is not null or r.project_pad is not null) then p.id else x.prioriteit_id end,
              case when r.ouder_pad is null and (r.prio_pad is not null or r.project_pad is not null) then j.id else x.project_id end,
              coalesce(r.eigenaar_id, x.eigenaar_user_id), coalesce(r.stand, x.stand),
-             coalesce(beheer.imp_datum(r.deadline), x.deadline), coalesce(r.week, x.week),
+             coalesce(app_hidden.periode_begin('dag', r.deadline), x.deadline), coalesce(r.week, x.week),
              case when r.inschatting_uren is not null then null else coalesce(r.grootte, x.grootte) end,
              case when r.grootte is not null then null else coalesce(r.inschatting_uren, x.inschatting_uren) end,
              coalesce(r.herhalen, x.herhalen));
@@ -120,15 +120,15 @@ begin
     rij_id := beheer.imp_bestaand(_org, 'uren', r.ident, 'app.uren');
     if rij_id is null then
       insert into app.uren (org_id, user_id, datum, uren, taak_id, prioriteit_id, project_id, omschrijving, aangemaakt_op)
-      values (_org, r.wie_id, beheer.imp_datum(r.datum), r.uren, r.taak_id, r.prioriteit_id, r.project_id, r.omschrijving, nu)
+      values (_org, r.wie_id, app_hidden.periode_begin('dag', r.datum), r.uren, r.taak_id, r.prioriteit_id, r.project_id, r.omschrijving, nu)
       returning uren.id into rij_id;
       uitkomst := 'nieuw';
     else
-      update app.uren x set user_id = r.wie_id, datum = beheer.imp_datum(r.datum), uren = r.uren, taak_id = r.taak_id,
+      update app.uren x set user_id = r.wie_id, datum = app_hidden.periode_begin('dag', r.datum), uren = r.uren, taak_id = r.taak_id,
         prioriteit_id = r.prioriteit_id, project_id = r.project_id, omschrijving = r.omschrijving
       where x.org_id = _org and x.id = rij_id
         and (x.user_id, x.datum, x.uren, x.taak_id, x.prioriteit_id, x.project_id, x.omschrijving) is distinct from
-            (r.wie_id, beheer.imp_datum(r.datum), r.uren, r.taak_id, r.prioriteit_id, r.project_id, r.omschrijving);
+            (r.wie_id, app_hidden.periode_begin('dag', r.datum), r.uren, r.taak_id, r.prioriteit_id, r.project_id, r.omschrijving);
       uitkomst := case when found then 'bijgewerkt' else 'ongewijzigd' end;
     end if;
     perform beheer.imp_onthouden(_org, 'uren', r.ident, rij_id);
@@ -253,10 +253,10 @@ begin
   for r in select g.*, beheer.imp_persoon(_org, g.wie) as wie_id, beheer.imp_persoon(_org, g.met) as met_id
            from pg_temp.imp_gesprekken g order by g.nr loop
     select x.id into rij_id from app.gesprekken x where x.org_id = _org and x.medewerker_user_id = r.wie_id
-      and x.leider_user_id = r.met_id and x.soort = r.soort and x.datum = beheer.imp_datum(r.datum) order by x.id limit 1;
+      and x.leider_user_id = r.met_id and x.soort = r.soort and x.datum = app_hidden.periode_begin('dag', r.datum) order by x.id limit 1;
     if rij_id is null then
       insert into app.gesprekken (org_id, medewerker_user_id, leider_user_id, soort, datum, afgerond, eindclassificatie)
-      values (_org, r.wie_id, r.met_id, r.soort, beheer.imp_datum(r.datum), coalesce(r.afgerond, false), r.eindoordeel);
+      values (_org, r.wie_id, r.met_id, r.soort, app_hidden.periode_begin('dag', r.datum), coalesce(r.afgerond, false), r.eindoordeel);
       uitkomst := 'nieuw';
     else
       update app.gesprekken x set afgerond = coalesce(r.afgerond, x.afgerond),
@@ -289,14 +289,14 @@ begin
     if rij_id is null then
       insert into app.sessienotities (org_id, datum, titel, soort, samenvatting, highlights, besluiten, learnings, status,
                                       geschreven_door, aangemaakt_op, vastgesteld_op)
-      values (_org, beheer.imp_datum(r.datum), r.titel, r.soort, r.samenvatting, coalesce(r.highlights, '[]'),
+      values (_org, app_hidden.periode_begin('dag', r.datum), r.titel, r.soort, r.samenvatting, coalesce(r.highlights, '[]'),
               coalesce(r.besluiten, '[]'), coalesce(r.learnings, '[]'),
               case when coalesce(r.vastgesteld, true) then 'vastgesteld' else 'concept' end, r.schrijver, nu,
               case when coalesce(r.vastgesteld, true) then nu end)
       returning sessienotities.id into rij_id;
       uitkomst := 'nieuw';
     else
-      update app.sessienotities x set datum = beheer.imp_datum(r.datum), titel = r.titel, soort = r.soort,
+      update app.sessienotities x set datum = app_hidden.periode_begin('dag', r.datum), titel = r.titel, soort = r.soort,
         samenvatting = r.samenvatting, highlights = coalesce(r.highlights, x.highlights),
         besluiten = coalesce(r.besluiten, x.besluiten), learnings = coalesce(r.learnings, x.learnings),
         status = case when r.vastgesteld is null then x.status when r.vastgesteld then 'vastgesteld' else 'concept' end,
@@ -304,7 +304,7 @@ begin
         geschreven_door = coalesce(r.schrijver, x.geschreven_door)
       where x.org_id = _org and x.id = rij_id
         and (x.datum, x.titel, x.soort, x.samenvatting, x.highlights, x.besluiten, x.learnings, x.status, x.geschreven_door)
-            is distinct from (beheer.imp_datum(r.datum), r.titel, r.soort, r.samenvatting, coalesce(r.highlights, x.highlights),
+            is distinct from (app_hidden.periode_begin('dag', r.datum), r.titel, r.soort, r.samenvatting, coalesce(r.highlights, x.highlights),
               coalesce(r.besluiten, x.besluiten), coalesce(r.learnings, x.learnings),
               case when r.vastgesteld is null then x.status when r.vastgesteld then 'vastgesteld' else 'concept' end,
               coalesce(r.schrijver, x.geschreven_door));
@@ -313,13 +313,13 @@ begin
     if exists (select 1 from pg_temp.imp_actiepunten a where a.notitie_pad = r.pad) then
       select coalesce(jsonb_agg(jsonb_build_array(a.tekst, a.eigenaar_user_id, a.deadline) order by a.tekst, a.eigenaar_user_id, a.deadline), '[]')
         into oude_punten from app.sessie_actiepunten a where a.org_id = _org and a.notitie_id = rij_id;
-      select coalesce(jsonb_agg(jsonb_build_array(a.tekst, beheer.imp_persoon(_org, a.eigenaar), beheer.imp_datum(a.deadline))
-                                order by a.tekst, beheer.imp_persoon(_org, a.eigenaar), beheer.imp_datum(a.deadline)), '[]')
+      select coalesce(jsonb_agg(jsonb_build_array(a.tekst, beheer.imp_persoon(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline))
+                                order by a.tekst, beheer.imp_persoon(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline)), '[]')
         into nieuwe_punten from pg_temp.imp_actiepunten a where a.notitie_pad = r.pad;
       if oude_punten is distinct from nieuwe_punten then
         delete from app.sessie_actiepunten a where a.org_id = _org and a.notitie_id = rij_id;
         insert into app.sessie_actiepunten (org_id, notitie_id, tekst, eigenaar_user_id, deadline)
-        select _org, rij_id, a.tekst, beheer.imp_persoon(_org, a.eigenaar), beheer.imp_datum(a.deadline)
+        select _org, rij_id, a.tekst, beheer.imp_persoon(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline)
         from pg_temp.imp_actiepunten a where a.notitie_pad = r.pad order by a.nr;
         if uitkomst = 'ongewijzigd' then uitkomst := 'bijgewerkt'; end if;
       end if;

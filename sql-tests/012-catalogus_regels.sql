@@ -1,10 +1,12 @@
 -- Rules of the catalog beyond tenancy (issue 19): no check constraint spells out a list of
 -- values (each list is defined in src/choices.ts and derived into a <table>_<column>_keuze
--- constraint by db/005_keuzes.sql), and every security-definer function a door may execute that
--- takes an organisation answers only about the caller's own (app_hidden.eigen_org or
+-- constraint by db/005_keuzes.sql); a check constraint over several columns is named for its
+-- rule, which app_hidden.regel maps to a parameter and a message, also for a door call that
+-- breaks it; and every security-definer function a door may execute that takes an
+-- organisation answers only about the caller's own (app_hidden.eigen_org or
 -- app_hidden.huidige_org). Exceptions are listed below, each with its reason.
 begin;
-select plan(6);
+select plan(10);
 
 -- A check constraint of app or app_private that compares a column with a list of values.
 create temp view lijst_checks as
@@ -34,6 +36,42 @@ select ok((select count(*) from lijst_checks where naam like '%\_keuze') >= 25,
   'the derived value-list constraints are found (' || (select count(*) from lijst_checks where naam like '%\_keuze') || ')');
 select is_empty('select * from literale_lijsten', 'no check constraint spells out a list of values');
 select is_empty('select * from keuze_zonder_lijst', 'every value-list constraint holds a list of app.keuzes, in its order');
+
+-- Named rules: a check constraint over several columns has a name of its own, and every rule of
+-- app_hidden.regels that names a constraint names one that exists.
+create temp view regel_checks as
+  select c.conrelid::regclass::text as tabel, c.conname::text as naam
+  from pg_constraint c join pg_namespace n on n.oid = c.connamespace
+  where n.nspname in ('app', 'app_private') and c.contype = 'c' and cardinality(c.conkey) > 1;
+create temp table regels_zonder_constraint (naam text primary key, reden text not null);
+insert into regels_zonder_constraint values
+  ('gesprekken_met_een_ander', 'who and with whom are checked by the app and the import; no constraint yet holds it');
+select is_empty($$ select * from regel_checks where naam ~ '_check\d*$' $$,
+  'every check constraint over several columns is named for its rule');
+select is_empty($$ select r.naam from app_hidden.regels() r
+                   where not exists (select 1 from pg_constraint c where c.conname = r.naam and c.contype = 'c')
+                     and r.naam not in (select naam from regels_zonder_constraint) $$,
+  'every rule of app_hidden.regels names a check constraint that exists (or is listed without one)');
+
+-- A door call that breaks a named rule the operation did not check first answers with the rule's
+-- parameter and message. (Here a stand-in rule under a known name; rolled back.)
+alter table app.taken drop constraint taken_grootte_of_inschatting;
+alter table app.taken add constraint taken_grootte_of_inschatting check (omschrijving <> 'Verboden');
+select tests.wereld('Regel BV') as regel_org \gset
+create function pg_temp.roep_rest(_p jsonb) returns jsonb language plpgsql as $$
+declare r jsonb;
+begin
+  set local role koers_door;
+  r := api.aanroep('rest', sha256(convert_to('Regel BV', 'UTF8')), 'taak_toevoegen', _p);
+  reset role;
+  return r;
+end $$;
+select is(pg_temp.roep_rest(jsonb_build_object('org_id', :'regel_org', 'omschrijving', 'Verboden')) -> 'body' -> 'fout',
+  jsonb_build_object('code', 'ongeldige_parameters', 'bericht', 'Geef grootte of inschatting_uren, niet allebei.',
+                     'parameter', 'inschatting_uren'),
+  'a check violation of a named rule answers with its parameter and message');
+select is(pg_temp.roep_rest(jsonb_build_object('org_id', :'regel_org', 'omschrijving', 'Toegestaan')) #>> '{body,fout}', null,
+  'the same call within the rule is answered');
 
 -- Security-definer functions the door role may execute with an organisation among their arguments.
 create temp view definer_met_org as
