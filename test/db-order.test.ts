@@ -1,7 +1,8 @@
 // The file map of db/ is true: the files are applied in name order (src/db/migrate.ts), and each
 // uses only what an earlier file (or itself) defines. This reads db/*.sql: every function a file
 // creates, and every call of a function of ours (schema.name(...), or a trigger's execute
-// function) in another file; a call of a function first defined in a later file fails.
+// function) in another file; a call of a function first defined in a later file fails. And
+// db/CONVENTIONS.md, the map, names every file.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -57,6 +58,12 @@ describe("db/ file order", () => {
     assert.ok(files.length > 20, "db/*.sql is found");
     const findings = laterCalls(files);
     assert.deepEqual(findings.map((f) => `${f.file} calls ${f.calls}, defined in ${f.definedIn}`), []);
+  });
+
+  it("db/CONVENTIONS.md names every file of db/ in its file map", () => {
+    const conventions = fs.readFileSync(path.join(dbDir, "CONVENTIONS.md"), "utf8");
+    const missing = fs.readdirSync(dbDir).filter((f) => f.endsWith(".sql")).filter((f) => !conventions.includes(`\`${f}\``));
+    assert.deepEqual(missing, [], "files of db/ that db/CONVENTIONS.md does not name");
   });
 
   it("reports a call forward, and not one backward or in a comment", () => {
