@@ -2,20 +2,34 @@
 -- the one lookup-or-refuse path of beheer, as app_hidden.param_verwijzing (040_parameters.sql)
 -- is the doors'. Early in the file map, so every later file may use it.
 
+-- The one row a name or id found, or a refusal by _parameter: none (<wat> <naam> bestaat niet)
+-- or several rows of that name (then the id tells them apart).
+create function beheer.enige(_ids uuid[], _parameter text, _wat text, _meervoud text, _naam text) returns uuid
+language plpgsql immutable set search_path = '' as $$
+begin
+  if _ids is null then
+    perform app_hidden.ongeldig(_parameter, format('%s %s bestaat niet.', _wat, _naam));
+  elsif cardinality(_ids) > 1 then
+    perform app_hidden.ongeldig(_parameter, format('Er zijn meerdere %s met de naam %s; gebruik het id.', _meervoud, _naam));
+  end if;
+  return _ids[1];
+end
+$$;
+
 -- An organisation by id or by its name (unique, ignoring letter case).
 create function beheer.org(_org text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare ids uuid[];
-begin
-  select array_agg(o.org_id) into ids from app.organisaties o
-  where o.org_id::text = lower(_org) or lower(o.naam) = lower(trim(_org));
-  if ids is null then
-    perform app_hidden.ongeldig('org', format('Organisatie %s bestaat niet.', _org));
-  elsif cardinality(ids) > 1 then
-    perform app_hidden.ongeldig('org', format('Er zijn meerdere organisaties met de naam %s; gebruik het id.', _org));
-  end if;
-  return ids[1];
-end
+language sql stable as $$
+  select beheer.enige((select array_agg(o.org_id) from app.organisaties o
+                       where o.org_id::text = lower(_org) or lower(o.naam) = lower(trim(_org))),
+                      'org', 'Organisatie', 'organisaties', _org)
+$$;
+
+-- A business process of the organisation by id or by its name, refused by _parameter.
+create function beheer.proces(_org uuid, _proces text, _parameter text default 'proces') returns uuid
+language sql stable as $$
+  select beheer.enige((select array_agg(p.id) from app.processen p
+                       where p.org_id = _org and (p.id::text = lower(_proces) or lower(p.naam) = lower(_proces))),
+                      _parameter, 'Proces', 'processen', _proces)
 $$;
 
 -- A member by user_id or e-mail address, refused by _parameter. Who a record is about, or who

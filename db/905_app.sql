@@ -103,28 +103,22 @@ language plpgsql volatile set search_path = '' as $$
 declare
   rolnaam text := beheer.tekst(_naam, 'naam');
   procesnaam text := beheer.tekst(_proces, 'proces');
-  processen uuid[];
+  proces uuid;
   wie uuid;
   id uuid;
 begin
   perform beheer.namens(_org, null, 'rol_maken', jsonb_build_object('proces', _proces, 'naam', _naam, 'wie', _wie));
-  select array_agg(p.id) into processen from app.processen p
-  where p.org_id = _org and (p.id::text = lower(procesnaam) or lower(p.naam) = lower(procesnaam));
-  if processen is null then
-    perform app_hidden.ongeldig('proces', format('Proces %s bestaat niet.', procesnaam));
-  elsif cardinality(processen) > 1 then
-    perform app_hidden.ongeldig('proces', format('Er zijn meerdere processen met de naam %s; gebruik het id.', procesnaam));
-  end if;
+  proces := beheer.proces(_org, procesnaam);
   if _wie is not null then wie := beheer.lid(_org, _wie, 'wie', true); end if;
-  perform app_hidden.vergrendel('rol', _org::text, processen[1]::text);
-  if exists (select 1 from app.rollen r where r.org_id = _org and r.proces_id = processen[1] and lower(r.naam) = lower(rolnaam)) then
+  perform app_hidden.vergrendel('rol', _org::text, proces::text);
+  if exists (select 1 from app.rollen r where r.org_id = _org and r.proces_id = proces and lower(r.naam) = lower(rolnaam)) then
     perform app_hidden.ongeldig('naam', format('Rol %s bestaat al in dit proces.', rolnaam));
   end if;
-  insert into app.rollen (org_id, proces_id, naam, user_id) values (_org, processen[1], rolnaam, wie)
+  insert into app.rollen (org_id, proces_id, naam, user_id) values (_org, proces, rolnaam, wie)
   returning rollen.id into id;
   return jsonb_build_object('id', id, 'naam', rolnaam, 'wie', app_hidden.persoon(_org, wie),
     'proces', (select jsonb_build_object('id', p.id, 'naam', p.naam) from app.processen p
-               where p.org_id = _org and p.id = processen[1]));
+               where p.org_id = _org and p.id = proces));
 end
 $$;
 

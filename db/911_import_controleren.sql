@@ -89,7 +89,6 @@ language plpgsql volatile set search_path = '' as $$
 declare
   vandaag date := app_hidden.vandaag(_org);
 begin
-  -- Projects.
   update pg_temp.imp_projecten set ident = coalesce('s:' || sleutel, 't:' || lower(titel));
   insert into pg_temp.imp_fouten
   select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
@@ -111,7 +110,6 @@ $$;
 create function beheer.imp_controleren_prioriteiten(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  -- Priorities and their key results.
   update pg_temp.imp_prioriteiten set ident = coalesce('s:' || sleutel, 't:' || kwartaal || '/' || lower(titel));
   insert into pg_temp.imp_fouten
   select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
@@ -152,7 +150,6 @@ $$;
 create function beheer.imp_controleren_kpis(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  -- KPIs, their quarter targets and measurements.
   update pg_temp.imp_kpis set ident = coalesce('s:' || sleutel, 'n:' || lower(naam));
   insert into pg_temp.imp_fouten
   select x.pad || case when x.sleutel is not null then '/sleutel' else '/naam' end,
@@ -261,7 +258,6 @@ language plpgsql volatile set search_path = '' as $$
 declare
   vandaag date := app_hidden.vandaag(_org);
 begin
-  -- Hours.
   update pg_temp.imp_uren u set taak_pad = t.pad from pg_temp.imp_taken t where t.sleutel = u.taak;
   insert into pg_temp.imp_fouten
   select u.pad || '/taak', format('Geen taak in het bestand heeft sleutel %s.', u.taak)
@@ -298,7 +294,6 @@ $$;
 create function beheer.imp_controleren_weektaken(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  -- The weekly board.
   insert into pg_temp.imp_fouten
   select w.pad || '/week', format('%s is geen bestaande ISO-week.', w.week)
   from pg_temp.imp_weektaken w where w.week is not null and app_hidden.week_maandag(w.week) is null;
@@ -360,7 +355,6 @@ $$;
 create function beheer.imp_controleren_gesprekken(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  -- Review conversations.
   insert into pg_temp.imp_fouten
   select g.pad || '/datum', format('%s is geen bestaande datum.', g.datum)
   from pg_temp.imp_gesprekken g where g.datum is not null and app_hidden.periode_begin('dag', g.datum) is null;
@@ -380,7 +374,6 @@ $$;
 create function beheer.imp_controleren_sessienotities(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  -- Session notes and their action points.
   update pg_temp.imp_sessienotities set ident = coalesce('s:' || sleutel, 'd:' || datum || '/' || lower(titel));
   insert into pg_temp.imp_fouten
   select n.pad || '/datum', format('%s is geen bestaande datum.', n.datum)
