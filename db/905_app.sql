@@ -55,6 +55,26 @@ begin
 end
 $$;
 
+-- What is wrong with a reflection's period for its kind, or null: the rule the CLI and the
+-- import share (the doors' is app_hidden.param_reflectie_periode).
+create function beheer.reflectie_periode_fout(_soort text, _periode text, _vandaag date) returns text
+language sql immutable as $$
+  select case
+    when p.van is null then format('periode past niet bij soort %s: gebruik %s.', _soort,
+      case _soort when 'maand' then '<jjjj>-<mm>' when 'kwartaal' then 'Q<n>-<jjjj>' else '<jjjj>' end)
+    when p.van > _vandaag then format('Periode %s is nog niet begonnen.', _periode) end
+  from beheer.reflectie_periode(_soort, _periode) p
+$$;
+
+-- What is wrong with a valuation's period, or null: the rule the CLI and the import share.
+create function beheer.waardering_periode_fout(_periode text, _vandaag date) returns text
+language sql immutable as $$
+  select case
+    when beheer.waardering_periode(_periode) is null
+      then 'periode moet een maand (2026-05), een kwartaal (Q2-2026) of een jaar (2026) zijn.'
+    when beheer.waardering_periode(_periode) > _vandaag then format('Periode %s is nog niet begonnen.', _periode) end
+$$;
+
 -- Teams, processes, role seats, members ------------------------------------------------------
 
 create function beheer.team_maken(_org uuid, _naam text, _leider text default null) returns jsonb
@@ -185,12 +205,8 @@ begin
   wie := app_hidden.huidige_gebruiker();
   gekozen := beheer.keuze('reflectie_soort', trim(_soort), 'soort');
   per := beheer.reflectie_periode(gekozen, trim(_periode));
-  if per.van is null then
-    perform app_hidden.ongeldig('periode', format('periode past niet bij soort %s: gebruik %s.', gekozen,
-      case gekozen when 'maand' then '<jjjj>-<mm>' when 'kwartaal' then 'Q<n>-<jjjj>' else '<jjjj>' end));
-  end if;
-  if per.van > app_hidden.vandaag(_org) then
-    perform app_hidden.ongeldig('periode', format('Periode %s is nog niet begonnen.', trim(_periode)));
+  if beheer.reflectie_periode_fout(gekozen, trim(_periode), app_hidden.vandaag(_org)) is not null then
+    perform app_hidden.ongeldig('periode', beheer.reflectie_periode_fout(gekozen, trim(_periode), app_hidden.vandaag(_org)));
   end if;
   if _energie is null or _energie not between 1 and 10 then
     perform app_hidden.regel_weigeren('reflecties_energie');
@@ -269,18 +285,14 @@ create function beheer.waardering_meten(_org uuid, _periode text, _omzet numeric
 language plpgsql volatile set search_path = '' as $$
 declare
   label text := beheer.tekst(_periode, 'periode');
-  van date := beheer.waardering_periode(label);
   cijfers boolean := num_nonnulls(_omzet, _ebitda, _multiple, _aandelenwaarde) > 0;
   oud app.waarderingen;
   w app.waarderingen;
 begin
   perform beheer.namens(_org, null, 'waardering_meten', jsonb_build_object('periode', _periode, 'omzet', _omzet,
     'ebitda', _ebitda, 'multiple', _multiple, 'aandelenwaarde', _aandelenwaarde));
-  if van is null then
-    perform app_hidden.ongeldig('periode', 'periode moet een maand (2026-05), een kwartaal (Q2-2026) of een jaar (2026) zijn.');
-  end if;
-  if van > app_hidden.vandaag(_org) then
-    perform app_hidden.ongeldig('periode', format('Periode %s is nog niet begonnen.', label));
+  if beheer.waardering_periode_fout(label, app_hidden.vandaag(_org)) is not null then
+    perform app_hidden.ongeldig('periode', beheer.waardering_periode_fout(label, app_hidden.vandaag(_org)));
   end if;
   if cijfers and num_nulls(_omzet, _ebitda, _multiple, _aandelenwaarde) > 0 then
     perform app_hidden.ongeldig(case when _omzet is null then 'omzet' when _ebitda is null then 'ebitda'

@@ -313,12 +313,9 @@ begin
   update pg_temp.imp_reflecties r set label = p.label, van = p.van
   from pg_temp.imp_reflecties r0, beheer.reflectie_periode(r0.soort, r0.periode) p where r0.nr = r.nr;
   insert into pg_temp.imp_fouten
-  select r.pad || '/periode', case when r.van is null
-      then format('periode past niet bij soort %s: gebruik %s.', r.soort,
-                  case r.soort when 'maand' then '<jjjj>-<mm>' when 'kwartaal' then 'Q<n>-<jjjj>' else '<jjjj>' end)
-      else format('Periode %s is nog niet begonnen.', r.periode) end
-  from pg_temp.imp_reflecties r
-  where r.soort = any (app_hidden.keuzes('reflectie_soort')) and r.periode is not null and (r.van is null or r.van > vandaag);
+  select r.pad || '/periode', f.fout
+  from pg_temp.imp_reflecties r, beheer.reflectie_periode_fout(r.soort, r.periode, vandaag) f (fout)
+  where r.soort = any (app_hidden.keuzes('reflectie_soort')) and r.periode is not null and f.fout is not null;
   insert into pg_temp.imp_fouten
   select x.pad || '/periode', format('%s heeft al een reflectie voor %s op %s.', x.wie, x.periode, e.eerste)
   from pg_temp.imp_reflecties x join beheer.imp_dubbel('imp_reflecties', 't.wie, t.soort, t.label') e on e.pad = x.pad;
@@ -337,11 +334,9 @@ declare
 begin
   -- Valuations: one per period; figures all four or none (an open invitation).
   insert into pg_temp.imp_fouten
-  select w.pad || '/periode', case when beheer.waardering_periode(w.periode) is null
-      then 'periode moet een maand (2026-05), een kwartaal (Q2-2026) of een jaar (2026) zijn.'
-      else format('Periode %s is nog niet begonnen.', w.periode) end
-  from pg_temp.imp_waarderingen w
-  where w.periode is not null and (beheer.waardering_periode(w.periode) is null or beheer.waardering_periode(w.periode) > vandaag);
+  select w.pad || '/periode', f.fout
+  from pg_temp.imp_waarderingen w, beheer.waardering_periode_fout(w.periode, vandaag) f (fout)
+  where w.periode is not null and f.fout is not null;
   insert into pg_temp.imp_fouten
   select w.pad, 'Geef omzet, genormaliseerde_ebitda, multiple en aandelenwaarde samen, of geen van vieren (een open uitnodiging).'
   from pg_temp.imp_waarderingen w where num_nonnulls(w.omzet, w.ebitda, w.multiple, w.aandelenwaarde) between 1 and 3;
