@@ -32,19 +32,27 @@ language sql stable as $$
                       _parameter, 'Proces', 'processen', _proces)
 $$;
 
--- A member by user_id or e-mail address, refused by _parameter. Who a record is about, or who
--- acted, may be a member who left (_actief false: a key listed, a membership changed back,
--- history recorded for them, as the import keeps it). Whom the app gives something to do now
--- (a team to lead, a process, a role seat, a conversation) must be active (_actief true), like
--- a member the doors name (app_hidden.param_verwijzing, 'lid').
+-- A member by user_id or e-mail address (any letter case), or null: who is found, and how, for
+-- the app and the import alike. _actief: only an active member (see beheer.lid).
+create function beheer.lid_vinden(_org uuid, _wie text, _actief boolean default false) returns uuid
+language sql stable as $$
+  select l.user_id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+  where l.org_id = _org and (l.actief or not _actief)
+    and (a.id = case when trim(_wie) ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then trim(_wie)::uuid end
+         or lower(a.email) = lower(trim(_wie)))
+$$;
+
+-- A member as beheer.lid_vinden finds one, or a refusal by _parameter. Who a record is about,
+-- or who acted, may be a member who left (_actief false: a key listed, a membership changed
+-- back, history recorded for them, as the import keeps it). Whom the app gives something to do
+-- now (a team to lead, a process, a role seat, a conversation) must be active (_actief true),
+-- like a member the doors name (app_hidden.param_verwijzing, 'lid'). The import, which reports
+-- every fault at its place instead of refusing at the first, uses beheer.lid_vinden itself.
 create function beheer.lid(_org uuid, _wie text, _parameter text default 'user', _actief boolean default false)
 returns uuid
 language plpgsql stable set search_path = '' as $$
-declare id uuid;
+declare id uuid := beheer.lid_vinden(_org, _wie, _actief);
 begin
-  select l.user_id into id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-  where l.org_id = _org and (l.actief or not _actief)
-    and (a.id::text = lower(trim(_wie)) or lower(a.email) = lower(trim(_wie)));
   if id is null then
     perform app_hidden.ongeldig(_parameter, format(case when _actief then '%s is geen actief lid van deze organisatie.'
                                                         else '%s is geen lid van deze organisatie.' end, _wie));

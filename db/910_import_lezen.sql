@@ -83,14 +83,6 @@ language sql volatile as $$
   on conflict (org_id, soort, sleutel) do update set id = excluded.id where import_sleutels.id <> excluded.id
 $$;
 
--- A member by e-mail (written before whatever refers to them), active or not: the file may
--- hold the history of someone who left.
-create function beheer.imp_persoon(_org uuid, _email text) returns uuid
-language sql stable as $$
-  select l.user_id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-  where l.org_id = _org and lower(a.email) = _email
-$$;
-
 -- The row an earlier import wrote an item to, when it still exists.
 create function beheer.imp_bestaand(_org uuid, _soort text, _ident text, _tabel regclass) returns uuid
 language plpgsql stable set search_path = '' as $$

@@ -1,7 +1,8 @@
 -- koers import, writing (after db/911_import_controleren.sql found no fault): one function per
 -- kind of item, in the order below (what an item refers to is written before it), each through
 -- the tables and so through their triggers (history, events, audit), as the app. Each adds its
--- counts (new, updated, unchanged) to those it is given.
+-- counts (new, updated, unchanged) to those it is given. A person is found as the app finds a
+-- member (beheer.lid_vinden), active or not: the file may hold the history of someone who left.
 
 -- People: an account per e-mail address (shared across organisations), a membership here.
 -- Teams come first without their leader, who may be a person of the file.
@@ -59,7 +60,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select p.*, beheer.imp_persoon(_org, p.eindverantwoordelijke) as wie from pg_temp.imp_processen p order by p.nr loop
+  for r in select p.*, beheer.lid_vinden(_org, p.eindverantwoordelijke) as wie from pg_temp.imp_processen p order by p.nr loop
     rij_id := coalesce(beheer.imp_bestaand(_org, 'proces', r.ident, 'app.processen'),
       (select x.id from app.processen x where x.org_id = _org and lower(x.naam) = lower(r.naam) order by x.volgorde, x.id limit 1));
     if rij_id is null then
@@ -79,7 +80,7 @@ begin
     update pg_temp.imp_processen x set id = rij_id where x.nr = r.nr;
     aantallen := beheer.imp_tel(aantallen, 'processen', uitkomst);
   end loop;
-  for r in select x.*, p.id as proces_id, beheer.imp_persoon(_org, x.wie) as bezetter
+  for r in select x.*, p.id as proces_id, beheer.lid_vinden(_org, x.wie) as bezetter
            from pg_temp.imp_rollen x join pg_temp.imp_processen p on p.pad = x.proces_pad order by x.nr loop
     rij_id := coalesce(beheer.imp_bestaand(_org, 'rol', r.ident, 'app.rollen'),
       (select x.id from app.rollen x where x.org_id = _org and x.proces_id = r.proces_id and lower(x.naam) = lower(r.naam)
@@ -111,7 +112,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select p.*, beheer.imp_persoon(_org, p.eigenaar) as eigenaar_id from pg_temp.imp_projecten p order by p.nr loop
+  for r in select p.*, beheer.lid_vinden(_org, p.eigenaar) as eigenaar_id from pg_temp.imp_projecten p order by p.nr loop
     rij_id := beheer.imp_bestaand(_org, 'project', r.ident, 'app.projecten');
     if rij_id is null then
       insert into app.projecten (org_id, titel, omschrijving, eigenaar_user_id, startdatum, deadline, besloten,
@@ -134,7 +135,7 @@ begin
     end if;
     insert into app.project_leden (org_id, project_id, user_id)
     select distinct _org, rij_id, u from unnest(array[r.eigenaar_id] || array(
-      select beheer.imp_persoon(_org, lower(l)) from jsonb_array_elements_text(coalesce(r.leden, '[]')) l)) u
+      select beheer.lid_vinden(_org, lower(l)) from jsonb_array_elements_text(coalesce(r.leden, '[]')) l)) u
     where u is not null
     on conflict do nothing;
     perform beheer.imp_onthouden(_org, 'project', r.ident, rij_id);
@@ -155,7 +156,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select p.*, beheer.imp_persoon(_org, p.eigenaar) as eigenaar_id, app_hidden.periode_begin('kwartaal', p.kwartaal) as start,
+  for r in select p.*, beheer.lid_vinden(_org, p.eigenaar) as eigenaar_id, app_hidden.periode_begin('kwartaal', p.kwartaal) as start,
                   (select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(p.team)) as team_id
            from pg_temp.imp_prioriteiten p order by p.nr loop
     rij_id := beheer.imp_bestaand(_org, 'prioriteit', r.ident, 'app.prioriteiten');
@@ -218,7 +219,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select k.*, beheer.imp_persoon(_org, k.eigenaar) as eigenaar_id,
+  for r in select k.*, beheer.lid_vinden(_org, k.eigenaar) as eigenaar_id,
                   (select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(k.team)) as team_id
            from pg_temp.imp_kpis k order by k.nr loop
     rij_id := beheer.imp_bestaand(_org, 'kpi', r.ident, 'app.kpis');
@@ -255,7 +256,7 @@ begin
     end if;
     aantallen := beheer.imp_tel(aantallen, 'kpi_doelen', uitkomst);
   end loop;
-  for r in select m.*, k.id as kpi_id, beheer.imp_persoon(_org, m.door) as door_id,
+  for r in select m.*, k.id as kpi_id, beheer.lid_vinden(_org, m.door) as door_id,
                   x.waarde as oude_waarde, x.toelichting as oude_toelichting, x.kpi_id is not null as bestaat
            from pg_temp.imp_metingen m join pg_temp.imp_kpis k on k.pad = m.kpi_pad
            left join app.kpi_metingen x on x.org_id = _org and x.kpi_id = k.id and x.periode = m.norm

@@ -12,8 +12,8 @@ declare
   uitkomst text;
   oude_tags jsonb;
 begin
-  for r in select t.*, coalesce(o.nr, t.nr) as groep, beheer.imp_persoon(_org, t.eigenaar) as eigenaar_id,
-                  beheer.imp_persoon(_org, t.aangemaakt_door) as maker_id
+  for r in select t.*, coalesce(o.nr, t.nr) as groep, beheer.lid_vinden(_org, t.eigenaar) as eigenaar_id,
+                  beheer.lid_vinden(_org, t.aangemaakt_door) as maker_id
            from pg_temp.imp_taken t left join pg_temp.imp_taken o on o.pad = t.ouder_pad
            order by coalesce(o.nr, t.nr), t.ouder_pad is not null, t.nr loop
     if r.ouder_pad is not null and not exists (select 1 from pg_temp.imp_taken o where o.pad = r.ouder_pad and o.id is not null) then
@@ -84,7 +84,7 @@ begin
     aantallen := beheer.imp_tel(aantallen, 'taken', uitkomst);
   end loop;
   for r in select o.*, t.id as taak_id, t.ident || '/' || coalesce(o.door, '') || '/' || md5(o.tekst) as ident,
-                  beheer.imp_persoon(_org, o.door) as door_id
+                  beheer.lid_vinden(_org, o.door) as door_id
            from pg_temp.imp_opmerkingen o join pg_temp.imp_taken t on t.pad = o.taak_pad
            where t.id is not null order by o.nr loop
     if beheer.imp_bestaand(_org, 'opmerking', r.ident, 'app.opmerkingen') is null then
@@ -111,7 +111,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select u.*, beheer.imp_persoon(_org, u.wie) as wie_id, t.id as taak_id, p.id as prioriteit_id, j.id as project_id
+  for r in select u.*, beheer.lid_vinden(_org, u.wie) as wie_id, t.id as taak_id, p.id as prioriteit_id, j.id as project_id
            from pg_temp.imp_uren u
            left join pg_temp.imp_taken t on t.pad = u.taak_pad
            left join pg_temp.imp_prioriteiten p on p.pad = u.prio_pad
@@ -148,7 +148,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select w.*, beheer.imp_persoon(_org, w.wie) as wie_id, p.id as prioriteit_id,
+  for r in select w.*, beheer.lid_vinden(_org, w.wie) as wie_id, p.id as prioriteit_id,
                   'w:' || w.wie || '/' || w.week || '/' || lower(w.titel) as ident
            from pg_temp.imp_weektaken w left join pg_temp.imp_prioriteiten p on p.pad = w.prio_pad order by w.nr loop
     rij_id := beheer.imp_bestaand(_org, 'weektaak', r.ident, 'app.weektaken');
@@ -181,13 +181,13 @@ declare
   r record;
   uitkomst text;
 begin
-  for r in select x.*, beheer.imp_persoon(_org, x.wie) as wie_id, o.id as oud_id,
+  for r in select x.*, beheer.lid_vinden(_org, x.wie) as wie_id, o.id as oud_id,
                   (o.goed, o.beter, o.geleerd, o.focus, o.energie, o.ingediend_op is not null) is not distinct from
                   (coalesce(x.goed, o.goed), coalesce(x.beter, o.beter), coalesce(x.geleerd, o.geleerd),
                    coalesce(x.focus, o.focus), coalesce(x.energie::integer, o.energie),
                    coalesce(x.ingediend, true)) as gelijk
            from pg_temp.imp_reflecties x
-           left join app.reflecties o on o.org_id = _org and o.user_id = beheer.imp_persoon(_org, x.wie)
+           left join app.reflecties o on o.org_id = _org and o.user_id = beheer.lid_vinden(_org, x.wie)
              and o.soort = x.soort and o.periode = x.label
            order by x.nr loop
     if r.oud_id is null then
@@ -250,7 +250,7 @@ declare
   rij_id uuid;
   uitkomst text;
 begin
-  for r in select g.*, beheer.imp_persoon(_org, g.wie) as wie_id, beheer.imp_persoon(_org, g.met) as met_id
+  for r in select g.*, beheer.lid_vinden(_org, g.wie) as wie_id, beheer.lid_vinden(_org, g.met) as met_id
            from pg_temp.imp_gesprekken g order by g.nr loop
     select x.id into rij_id from app.gesprekken x where x.org_id = _org and x.medewerker_user_id = r.wie_id
       and x.leider_user_id = r.met_id and x.soort = r.soort and x.datum = app_hidden.periode_begin('dag', r.datum) order by x.id limit 1;
@@ -284,7 +284,7 @@ declare
   oude_punten jsonb;
   nieuwe_punten jsonb;
 begin
-  for r in select n.*, beheer.imp_persoon(_org, n.geschreven_door) as schrijver from pg_temp.imp_sessienotities n order by n.nr loop
+  for r in select n.*, beheer.lid_vinden(_org, n.geschreven_door) as schrijver from pg_temp.imp_sessienotities n order by n.nr loop
     rij_id := beheer.imp_bestaand(_org, 'sessienotitie', r.ident, 'app.sessienotities');
     if rij_id is null then
       insert into app.sessienotities (org_id, datum, titel, soort, samenvatting, highlights, besluiten, learnings, status,
@@ -313,13 +313,13 @@ begin
     if exists (select 1 from pg_temp.imp_actiepunten a where a.notitie_pad = r.pad) then
       select coalesce(jsonb_agg(jsonb_build_array(a.tekst, a.eigenaar_user_id, a.deadline) order by a.tekst, a.eigenaar_user_id, a.deadline), '[]')
         into oude_punten from app.sessie_actiepunten a where a.org_id = _org and a.notitie_id = rij_id;
-      select coalesce(jsonb_agg(jsonb_build_array(a.tekst, beheer.imp_persoon(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline))
-                                order by a.tekst, beheer.imp_persoon(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline)), '[]')
+      select coalesce(jsonb_agg(jsonb_build_array(a.tekst, beheer.lid_vinden(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline))
+                                order by a.tekst, beheer.lid_vinden(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline)), '[]')
         into nieuwe_punten from pg_temp.imp_actiepunten a where a.notitie_pad = r.pad;
       if oude_punten is distinct from nieuwe_punten then
         delete from app.sessie_actiepunten a where a.org_id = _org and a.notitie_id = rij_id;
         insert into app.sessie_actiepunten (org_id, notitie_id, tekst, eigenaar_user_id, deadline)
-        select _org, rij_id, a.tekst, beheer.imp_persoon(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline)
+        select _org, rij_id, a.tekst, beheer.lid_vinden(_org, a.eigenaar), app_hidden.periode_begin('dag', a.deadline)
         from pg_temp.imp_actiepunten a where a.notitie_pad = r.pad order by a.nr;
         if uitkomst = 'ongewijzigd' then uitkomst := 'bijgewerkt'; end if;
       end if;
