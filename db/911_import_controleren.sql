@@ -37,8 +37,7 @@ begin
         union all select pad || '/eigenaar', eigenaar from pg_temp.imp_actiepunten) r
   where r.email is not null
     and not exists (select 1 from pg_temp.imp_mensen m where m.email = r.email)
-    and not exists (select 1 from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-                    where l.org_id = _org and lower(a.email) = r.email);
+    and beheer.lid_vinden(_org, r.email) is null;
   -- An organisation with an active owner keeps one.
   if exists (select 1 from app.lidmaatschappen l where l.org_id = _org and l.rol = 'eigenaar' and l.actief)
      and not exists (
