@@ -32,6 +32,14 @@ language sql stable as $$
                       _parameter, 'Proces', 'processen', _proces)
 $$;
 
+-- A team of the organisation by its name (any letter case), or null. The doors and the CLI
+-- name a team through app_hidden.param_verwijzing ('team'); the import, which has no caller while
+-- it checks, finds one here.
+create function beheer.team_vinden(_org uuid, _naam text) returns uuid
+language sql stable as $$
+  select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(trim(_naam))
+$$;
+
 -- A member by user_id or e-mail address (any letter case), or null: who is found, and how, for
 -- the app and the import alike. _actief: only an active member (see beheer.lid).
 create function beheer.lid_vinden(_org uuid, _wie text, _actief boolean default false) returns uuid

@@ -61,7 +61,7 @@ begin
         union all select pad || '/team', team from pg_temp.imp_kpis) r
   where r.naam is not null
     and not exists (select 1 from pg_temp.imp_teams t where lower(t.naam) = lower(r.naam))
-    and not exists (select 1 from app.teams t where t.org_id = _org and lower(t.naam) = lower(r.naam));
+    and beheer.team_vinden(_org, r.naam) is null;
 end
 $$;
 

@@ -19,7 +19,7 @@ begin
     insert into app.teams (org_id, naam) values (_org, r.naam) on conflict (org_id, lower(naam)) do nothing;
     aantallen := beheer.imp_tel(aantallen, 'teams', case when found then 'nieuw' else 'ongewijzigd' end);
   end loop;
-  for r in select m.*, (select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(m.team)) as team_id
+  for r in select m.*, beheer.team_vinden(_org, m.team) as team_id
            from pg_temp.imp_mensen m order by m.nr loop
     insert into app.accounts (email, naam, aangemaakt_op) values (r.email_tekst, r.naam, nu)
     on conflict (lower(email)) do nothing returning id into gebruiker;
@@ -157,7 +157,7 @@ declare
   uitkomst text;
 begin
   for r in select p.*, beheer.lid_vinden(_org, p.eigenaar) as eigenaar_id, app_hidden.periode_begin('kwartaal', p.kwartaal) as start,
-                  (select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(p.team)) as team_id
+                  beheer.team_vinden(_org, p.team) as team_id
            from pg_temp.imp_prioriteiten p order by p.nr loop
     rij_id := beheer.imp_bestaand(_org, 'prioriteit', r.ident, 'app.prioriteiten');
     if rij_id is null then
@@ -220,7 +220,7 @@ declare
   uitkomst text;
 begin
   for r in select k.*, beheer.lid_vinden(_org, k.eigenaar) as eigenaar_id,
-                  (select t.id from app.teams t where t.org_id = _org and lower(t.naam) = lower(k.team)) as team_id
+                  beheer.team_vinden(_org, k.team) as team_id
            from pg_temp.imp_kpis k order by k.nr loop
     rij_id := beheer.imp_bestaand(_org, 'kpi', r.ident, 'app.kpis');
     if rij_id is null then
