@@ -1,16 +1,16 @@
 -- koers import, writing (after db/911_import_controleren.sql found no fault): one function per
 -- kind of item, in the order below (what an item refers to is written before it), each through
 -- the tables and so through their triggers (history, events, audit), as the app. Each adds its
--- counts (new, updated, unchanged) to those it is given. A person is found as the app finds a
--- member (beheer.lid_vinden), active or not: the file may hold the history of someone who left.
+-- counts (new, updated, unchanged) to those it is given (aantallen) and returns them. A person
+-- is found as the app finds a member (beheer.lid_vinden), active or not: the file may hold the
+-- history of someone who left.
 
 -- People: an account per e-mail address (shared across organisations), a membership here.
 -- Teams come first without their leader, who may be a person of the file.
-create function beheer.imp_schrijven_mensen(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_mensen(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   uitkomst text;
   gebruiker uuid;
@@ -52,10 +52,9 @@ end
 $$;
 
 -- Processes and role seats.
-create function beheer.imp_schrijven_processen(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_processen(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -102,12 +101,11 @@ end
 $$;
 
 -- Projects, with the people who work on them.
-create function beheer.imp_schrijven_projecten(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_projecten(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
   vandaag date := app_hidden.vandaag(_org);
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -147,11 +145,10 @@ end
 $$;
 
 -- Priorities and key results.
-create function beheer.imp_schrijven_prioriteiten(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_prioriteiten(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -210,11 +207,10 @@ end
 $$;
 
 -- KPIs, quarter targets (before the measurements, which are judged against them), measurements.
-create function beheer.imp_schrijven_kpis(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_kpis(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;

@@ -2,11 +2,10 @@
 -- itself, reviews and coaching, and imp_schrijven, which writes every kind in order.
 
 -- Tasks: each parent before its subtasks; tags and comments with them.
-create function beheer.imp_schrijven_taken(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_taken(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -102,11 +101,10 @@ end
 $$;
 
 -- Hours.
-create function beheer.imp_schrijven_uren(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_uren(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -139,11 +137,10 @@ end
 $$;
 
 -- The weekly board, in the file's order.
-create function beheer.imp_schrijven_weektaken(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_weektaken(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -173,11 +170,10 @@ end
 $$;
 
 -- Reflections: one per person, kind and period. Submitted (the default) sets ingediend_op once.
-create function beheer.imp_schrijven_reflecties(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_reflecties(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   uitkomst text;
 begin
@@ -212,11 +208,10 @@ end
 $$;
 
 -- Valuations, one per period, as measured now.
-create function beheer.imp_schrijven_waarderingen(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_waarderingen(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   uitkomst text;
 begin
@@ -242,10 +237,9 @@ end
 $$;
 
 -- Review conversations, by who, with whom, kind and date.
-create function beheer.imp_schrijven_gesprekken(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_gesprekken(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -273,11 +267,10 @@ end
 $$;
 
 -- Session notes with their action points (replaced as a whole when they differ).
-create function beheer.imp_schrijven_sessienotities(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_sessienotities(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   rij_id uuid;
   uitkomst text;
@@ -332,11 +325,10 @@ end
 $$;
 
 -- The strategy canvas: the fields the file gives.
-create function beheer.imp_schrijven_strategie(_org uuid, _aantallen jsonb) returns jsonb
+create function beheer.imp_schrijven_strategie(_org uuid, aantallen jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  aantallen jsonb := _aantallen;
   r record;
   oude_tekst text;
 begin
