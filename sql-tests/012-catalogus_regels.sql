@@ -2,11 +2,11 @@
 -- values (each list is defined in src/choices.ts and derived into a <table>_<column>_keuze
 -- constraint by db/005_keuzes.sql); a check constraint over several columns is named for its
 -- rule, which app_hidden.regel maps to a parameter and a message, also for a door call that
--- breaks it; and every security-definer function a door may execute that takes an
--- organisation answers only about the caller's own (app_hidden.eigen_org or
--- app_hidden.huidige_org). Exceptions are listed below, each with its reason.
+-- breaks it; and every security-definer function that takes an organisation answers only
+-- about the caller's own (app_hidden.eigen_org or app_hidden.huidige_org). Exceptions are
+-- listed below, each with its reason.
 begin;
-select plan(10);
+select plan(11);
 
 -- A check constraint of app or app_private that compares a column with a list of values.
 create temp view lijst_checks as
@@ -73,12 +73,11 @@ select is(pg_temp.roep_rest(jsonb_build_object('org_id', :'regel_org', 'omschrij
 select is(pg_temp.roep_rest(jsonb_build_object('org_id', :'regel_org', 'omschrijving', 'Toegestaan')) #>> '{body,fout}', null,
   'the same call within the rule is answered');
 
--- Security-definer functions the door role may execute with an organisation among their arguments.
+-- Security-definer functions with an organisation among their arguments.
 create temp view definer_met_org as
-  select p.oid::regprocedure::text as functie, p.prosrc
+  select p.oid::regprocedure::text as functie, p.prosrc, has_function_privilege('koers_door', p.oid, 'execute') as deur
   from pg_proc p join pg_namespace n on n.oid = p.pronamespace
   where p.prosecdef and n.nspname in ('api', 'app_hidden', 'beheer', 'app')
-    and has_function_privilege('koers_door', p.oid, 'execute')
     and exists (select 1 from unnest(p.proargnames[1:p.pronargs]) a where a ~ '^_?(gevraagde_)?org(_id)?$');
 
 create temp table definer_uitzonderingen (functie text primary key, reden text not null);
@@ -88,17 +87,31 @@ insert into definer_uitzonderingen values
   ('app_hidden.zichtbare_secties(uuid,text,text)', 'the sections a role sees, read while a caller is being '
     || 'established (app_hidden.aanroep_begin) when there is no caller yet to compare with; no tenant rows'),
   ('app_hidden.beller_mcp(bytea,uuid)', 'the resolver of the AI connection: the access token decides which '
-    || 'organisation, the asked one is refused unless the token''s member belongs to it');
+    || 'organisation, the asked one is refused unless the token''s member belongs to it'),
+  -- Not executable by the doors (db/999_grants.sql); called by triggers and the app only.
+  ('app_hidden.handelen_namens(uuid,uuid,text,text,jsonb)', 'establishes the caller for the app: it is what the '
+    || 'fence compares with; the doors may not execute it'),
+  ('app_hidden.org_toestand_bijwerken(uuid)', 'recomputes an organisation''s row of switches from its own tables, '
+    || 'for the triggers of those tables; the doors may not execute it'),
+  ('app_hidden.gebeurtenis(uuid,text,uuid,jsonb,boolean)', 'writes an event for the row a trigger fired on; '
+    || 'the doors may not execute it'),
+  ('app_hidden.geschiedenis(uuid,uuid,text,jsonb,jsonb)', 'writes task history for the row a trigger fired on; '
+    || 'the doors may not execute it'),
+  ('app_hidden.tag_tekst_bijwerken(uuid,uuid[])', 'keeps the searchable tag text of the tasks a trigger fired on; '
+    || 'the doors may not execute it');
 
 create temp view definer_zonder_hek as
   select d.functie from definer_met_org d
   where d.prosrc !~ 'app_hidden\.(eigen_org|huidige_org)\('
     and d.functie not in (select functie from definer_uitzonderingen);
 
-select ok((select count(*) from definer_met_org) >= 15,
+select ok((select count(*) from definer_met_org) >= 20,
   'the security-definer functions that take an organisation are found (' || (select count(*) from definer_met_org) || ')');
 select is_empty('select * from definer_zonder_hek',
-  'every security-definer function a door may execute that takes an organisation checks it is the caller''s');
+  'every security-definer function that takes an organisation checks it is the caller''s, or is listed with its reason');
+select is_empty($$ select d.functie from definer_met_org d join definer_uitzonderingen u on u.functie = d.functie
+                   where d.deur and u.reden like '%the doors may not execute it' $$,
+  'an exception that rests on the doors not executing it is not executable by the doors');
 
 -- The checks can fail: a literal list and an unfenced definer function are both reported.
 create table app.slordig (org_id uuid, kleur text check (kleur in ('rood', 'groen')));
