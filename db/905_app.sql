@@ -39,12 +39,6 @@ begin
 end
 $$;
 
--- The interface's spelling of a stored reflection period (2026-Q2 is shown as Q2-2026).
-create function beheer.reflectie_periode_tonen(_label text) returns text
-language sql immutable parallel safe as $$
-  select case when _label ~ '^\d{4}-Q[1-4]$' then substr(_label, 6, 2) || '-' || substr(_label, 1, 4) else _label end
-$$;
-
 -- A valuation period: a month <yyyy>-<mm>, a quarter Q<n>-<yyyy> or a year <yyyy>, and its
 -- first day; null when the text is none of these. Never raises.
 create function beheer.waardering_periode(_periode text) returns date
@@ -221,7 +215,7 @@ begin
         energie = excluded.energie, ingediend_op = excluded.ingediend_op
   returning * into r;
   return jsonb_build_object('id', r.id, 'wie', app_hidden.persoon(_org, wie), 'soort', r.soort,
-    'periode', beheer.reflectie_periode_tonen(r.periode), 'energie', r.energie, 'ingediend_op', r.ingediend_op,
+    'periode', app_hidden.reflectie_periode_label(r.periode), 'energie', r.energie, 'ingediend_op', r.ingediend_op,
     'overschreven', oud.id is not null);
 end
 $$;
