@@ -1,9 +1,17 @@
 -- koers import, checking (db/910_import_lezen.sql unpacked the file): every fault with its place
 -- in the file, one function per kind of item, called in the order below because an identity
 -- builds on another (a task's on its priority's or project's, hours' on their task's). They
--- resolve references and identities in the working tables and write nothing else. The rules
--- are the operations' own where the data model or a shared helper holds them (a date that
--- exists, an ISO week, a KPI measurement's period, a reflection's or valuation's period).
+-- resolve references and identities in the working tables and write nothing else.
+--
+-- The import does not call the api.* write functions: those act for a caller through a door in
+-- two steps, refuse at the first fault, and judge live input (a deadline not before today, a
+-- period not closed, an active member), where a file holds history and every fault is reported
+-- at its place at once. So the rules both need are shared through one helper each, which the
+-- operations, the CLI and the import call: a period (app_hidden.periode_begin,
+-- app_hidden.param_kpi_periode via imp_kpi_periode, beheer.reflectie_periode_fout,
+-- beheer.waardering_periode_fout), an ISO week (app_hidden.week_maandag), the rules of the data
+-- model and their messages (app_hidden.regel), a member and a team (beheer.lid_vinden,
+-- beheer.team_vinden), a value list (app_hidden.keuzes).
 
 -- People and teams: each once; every reference names someone of the file or a member, a team of
 -- the file or one that exists; an active owner stays.
