@@ -38,7 +38,8 @@ language sql immutable parallel safe as $$
     ('reflecties_energie', 'energie', 'energie moet een geheel getal van 1 tot en met 10 zijn.'),
     ('gesprekken_met_een_ander', 'met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.'),
     ('prioriteiten_deadline_na_start', 'deadline', 'De deadline ligt voor de startdatum.'),
-    ('projecten_deadline_na_start', 'deadline', 'De deadline ligt voor de startdatum.')
+    ('projecten_deadline_na_start', 'deadline', 'De deadline ligt voor de startdatum.'),
+    ('uren_een_onderwerp', 'project', 'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.')
 $$;
 
 create function app_hidden.regel(_naam text, out parameter text, out bericht text)

@@ -246,7 +246,7 @@ begin
   end if;
   if num_nonnulls(_taak, _prioriteit, _project) > 1 then
     perform app_hidden.ongeldig(case when _project is not null then 'project' else 'prioriteit' end,
-      'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.');
+      (app_hidden.regel('uren_een_onderwerp')).bericht);
   end if;
   taak := app_hidden.param_verwijzing(p, 'taak', 'taaknummer');
   prioriteit := app_hidden.param_verwijzing(p, 'prioriteit', 'prioriteit');

@@ -271,7 +271,7 @@ begin
   from pg_temp.imp_uren u where u.taak is not null and u.taak_pad is null;
   insert into pg_temp.imp_fouten
   select u.pad || case when u.project is not null then '/project' else '/prioriteit' end,
-    'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.'
+    (app_hidden.regel('uren_een_onderwerp')).bericht
   from pg_temp.imp_uren u where num_nonnulls(u.taak, u.prioriteit, u.project) > 1;
   insert into pg_temp.imp_fouten
   select u.pad || '/datum', case when app_hidden.periode_begin('dag', u.datum) is null then format('%s is geen bestaande datum.', u.datum)
