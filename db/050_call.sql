@@ -360,7 +360,7 @@ declare
   status integer := 200;
   fout jsonb;
   detail text;
-  st text; bericht text; fdetail text; hint text;
+  st text; bericht text; fdetail text; hint text; beperking text;
   gelogd boolean;
   pogingen integer := 0;
 begin
@@ -419,7 +419,7 @@ begin
           perform pg_sleep((0.01 + random() * 0.04) * pogingen);
         when others then
           get stacked diagnostics st = returned_sqlstate, bericht = message_text,
-                                  fdetail = pg_exception_detail, hint = pg_exception_hint;
+                                  fdetail = pg_exception_detail, hint = pg_exception_hint, beperking = constraint_name;
           if st = 'KOERS' then
             fout := jsonb_strip_nulls(jsonb_build_object('code', fdetail, 'bericht', bericht,
                                                          'parameter', nullif(hint, '')));
@@ -431,6 +431,8 @@ begin
               when 'rol_mag_niet' then 'Met jouw rol mag dit niet.'
               when 'alleen_lezen' then 'Deze koppeling staat op alleen lezen; schrijven kan niet.'
               else 'De invoer past niet: een verwijzing of waarde bestaat niet of is ongeldig.' end);
+            -- A broken rule of the data model answers with its parameter and message.
+            fout := fout || coalesce(jsonb_strip_nulls(to_jsonb(app_hidden.regel(case when st = '23514' then beperking end))), '{}');
             detail := st || ': ' || bericht;
           end if;
           status := coalesce(app_hidden.fout_status(fout ->> 'code'), 500);

@@ -1,7 +1,7 @@
 -- Search (zoeken): tasks, attachments (name and file text), comments, priorities with key
 -- results, projects, KPIs and people, in Dutch (app.koers_nl: unaccent, then the Dutch stemmer).
 -- Search runs as the door role under every policy: what the caller cannot see in the app, a
--- search cannot find. The vectors are generated columns with GIN indexes (migrations/0008).
+-- search cannot find. The vectors are generated columns with GIN indexes (migrations/0010_search.sql).
 -- Also here: the triggers that keep the searchable text (task tags, attachment parts, when a
 -- row last changed), the job that reads an attachment's file, and what the app does with
 -- comments and attachments.
