@@ -3,24 +3,18 @@
 -- rights, its own door switch 'warehouse'). A login reads only the views of schema rapportage
 -- (db/940_rapportage.sql).
 --
--- Roles (cluster-wide, like koers_door):
---   koers_warehouse   no login; every warehouse login is a member of it and of nothing else.
---                     It holds SELECT on the rapportage views and nothing on any table.
---   koers_rapportage  no login, no BYPASSRLS, member of nothing, owns the rapportage views. It
---                     holds the doors' read grants and is named in every read policy and fence
---                     of the doors (db/940_rapportage.sql copies both from koers_door), so a view
---                     reads its tables under the doors' policies, unchanged: every row a login
---                     sees passed the same policies as an API key's answer. No write grant, no
---                     api.*: a login reaches a table only through a view.
+-- koers_warehouse (cluster-wide, like koers_door): no login, no BYPASSRLS, not a member of
+-- koers_door (no write grant, no api.*). Every warehouse login is a member of it and of nothing
+-- else. It holds the doors' read grants and is named in every read policy and fence of the doors
+-- (db/940_rapportage.sql copies both from koers_door), so what a login reads passed the same
+-- policies as an API key's answer, unchanged. Its search_path is rapportage, the views it is
+-- meant to read (security_invoker: read as the login, under those policies).
 -- Who a session acts for is app_hidden.beller_warehouse(): the login's role OID in a row of
 -- app_private.warehouse_logins that only the app writes. Not the role's name, not a setting.
 do $$
 begin
   if not exists (select 1 from pg_roles where rolname = 'koers_warehouse') then
     create role koers_warehouse nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication;
-  end if;
-  if not exists (select 1 from pg_roles where rolname = 'koers_rapportage') then
-    create role koers_rapportage nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication;
   end if;
 exception when duplicate_object or unique_violation then null; -- another database's migrate won
 end

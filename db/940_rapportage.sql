@@ -1,36 +1,40 @@
 -- Schema rapportage: the warehouse door's read-only views, one per resource, named after the
 -- interface's read operation (db/930_warehouse.sql: the logins). Made anew on every apply, like
--- all of db/. Each view is owned by koers_rapportage (no BYPASSRLS, owns no table) and is not
--- security_invoker: the tables behind it are read with the doors' read grants and under the
--- doors' policies, for the caller a warehouse session resolves to. A login holds SELECT on the
--- views and nothing else. Every view and column carries a COMMENT; rapportage.woordenboek lists
--- them.
+-- all of db/. Every view is security_invoker: what is behind it is read as the login, a member
+-- of koers_warehouse, under the doors' policies, for the caller the session resolves to. A login
+-- may name nothing but these views. Every view and column carries a COMMENT (db/945);
+-- rapportage.woordenboek lists them.
 
--- koers_rapportage reads what the doors read, under the same policies: the doors' SELECT grants
--- (whole tables and columns) copied, and its name added to every policy of the doors that reads
--- (the organisation fence included). Written once here, so a grant or policy added for the doors
--- later is the warehouse's too. db/060_policies.sql drops and makes the policies anew on every
--- apply; the grants are taken back first so one withdrawn from the doors goes here too.
-revoke all on all tables in schema app, app_private from koers_rapportage;
-grant usage on schema app to koers_rapportage;
+-- koers_warehouse reads what the doors read, under the same policies: the doors' SELECT grants
+-- (whole tables and columns, of app and of the definitions in app_hidden) copied, and its name
+-- added to every policy of the doors that reads (the organisation fence included). Written once
+-- here, so a grant or policy added for the doors later is the warehouse's too. It has USAGE on
+-- app and app_hidden, as the doors do: a security_invoker definition reads its tables as the
+-- login, and PostgreSQL parses a SQL function (def_kpi_scorebord) as the login. So a login that
+-- names a table of app reads it under the same policies, as its member; never app_private,
+-- never a write. db/060_policies.sql
+-- makes the policies anew on every apply; the grants are taken back first so one withdrawn from
+-- the doors goes here too.
+revoke all on all tables in schema app, app_private from koers_warehouse;
+revoke all on schema app, app_private from koers_warehouse;
 do $$
 declare g record;
 begin
   for g in
     select c.oid::regclass as tabel, null::text as kolom
-    from pg_class c where c.relnamespace = 'app'::regnamespace and c.relkind in ('r', 'p', 'v')
+    from pg_class c where c.relnamespace in ('app'::regnamespace, 'app_hidden'::regnamespace) and c.relkind in ('r', 'p', 'v')
       and has_table_privilege('koers_door', c.oid, 'select')
     union all
     select c.oid::regclass, a.attname::text
     from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-    where c.relnamespace = 'app'::regnamespace and c.relkind in ('r', 'p', 'v')
+    where c.relnamespace in ('app'::regnamespace, 'app_hidden'::regnamespace) and c.relkind in ('r', 'p', 'v')
       and not has_table_privilege('koers_door', c.oid, 'select')
       and has_column_privilege('koers_door', c.oid, a.attnum, 'select')
   loop
     if g.kolom is null then
-      execute format('grant select on %s to koers_rapportage', g.tabel);
+      execute format('grant select on %s to koers_warehouse', g.tabel);
     else
-      execute format('grant select (%I) on %s to koers_rapportage', g.kolom, g.tabel);
+      execute format('grant select (%I) on %s to koers_warehouse', g.kolom, g.tabel);
     end if;
   end loop;
   for g in
@@ -40,13 +44,13 @@ begin
     where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace)
       and p.polcmd in ('r', '*') and 'koers_door'::regrole = any (p.polroles)
   loop
-    execute format('alter policy %I on %s to %s, koers_rapportage', g.polname, g.tabel, array_to_string(g.rollen, ', '));
+    execute format('alter policy %I on %s to %s, koers_warehouse', g.polname, g.tabel, array_to_string(g.rollen, ', '));
   end loop;
 end
 $$;
 
 drop schema if exists rapportage cascade;
-create schema rapportage authorization koers_rapportage;
+create schema rapportage;
 revoke all on schema rapportage from public;
 
 -- The smoke view: whom this session acts for (a warehouse login's member, in its organisation),
@@ -67,6 +71,82 @@ comment on column rapportage.wie_ben_ik.gebruiker_naam is 'That member''s name.'
 comment on column rapportage.wie_ben_ik.rol is 'That member''s role: what the login may see follows from it, as for an API key.';
 comment on column rapportage.wie_ben_ik.door is 'Always warehouse.';
 
+-- Whether the caller may read what an operation shows: the three conditions api.aanroep checks
+-- before a read (db/050_call.sql), for a session without a call: the operation's section is
+-- released, its module is on, and the caller's role has a right on it (the organisation's own
+-- deviation, else the default). The door switch and the login are checked when the caller is
+-- resolved (app_hidden.beller_warehouse). Every view asks it once per query.
+create function app_hidden.rapportage_zichtbaar(_operatie text) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  b app_hidden.aanroep_start := app_hidden.beller();
+  o record;
+begin
+  if b.org_id is null then return false; end if;
+  select x.sectie, x.module into o from app_hidden.operaties_vast() x where x.naam = _operatie;
+  return (o.sectie is null or app_hidden.sectie_zichtbaar(o.sectie))
+    and coalesce((select (t.modules ->> o.module)::boolean from app_hidden.org_toestand t where t.org = b.org_id), true)
+    and app_hidden.recht(b.org_id, b.rol, _operatie) <> 'geen';
+end
+$$;
+
+-- One view per resource, named after the interface's read operation, reading that resource's
+-- set-based definition (app_hidden.def_<resource>, docs/definitions.md) and nothing else: the
+-- figures are the ones the REST and MCP answers are built from. A definition holds every row the
+-- caller may see, of every quarter, closed and lapsed ones too (the operations filter; a
+-- warehouse keeps history). org_id and a stable id lead; where the definition has no id the view's
+-- comment names its key. A view is made once its definition exists. Column meanings:
+-- db/945_rapportage_woorden.sql.
+create function app_hidden.rapportage_views()
+returns table (naam text, bron text, kolommen text, operatie text, betekenis text)
+language sql immutable as $$
+  select * from (values
+    ('team', 'app_hidden.def_leden', 'org_id, user_id as id, user_id, naam, rol, functietitel, actief, team_id, team_naam, aangemaakt_op', 'team',
+     'Every member of the organisation, inactive ones too (interface: team). Key: (org_id, id); id is the member''s user id.'),
+    ('prioriteiten', 'app_hidden.def_prioriteiten', '*', 'prioriteiten',
+     'Every priority (rock or OKR) of every quarter, completed ones too (interface: prioriteiten). Key: (org_id, id).'),
+    ('kernresultaten', 'app_hidden.def_kernresultaten', '*', 'prioriteiten',
+     'Every key result of every OKR (interface: prioriteiten, kernresultaten). Key: (org_id, id).'),
+    ('kpi_scorebord', 'app_hidden.def_kpi_scorebord()', '*', 'kpi_scorebord',
+     'Every KPI per quarter in which it has a target or a measurement, and the running quarter, each judged as of now (interface: kpi_scorebord). Key: (org_id, id, kwartaal_start).'),
+    ('kpi_metingen', 'app_hidden.def_kpi_metingen', '*', 'kpi_scorebord',
+     'Every measurement of every KPI (interface: kpi_meting_invoeren). Key: (org_id, kpi_id, periode).'),
+    ('weektaken', 'app_hidden.def_weektaken', '*', 'weektaken',
+     'Every task on a weekly board, all weeks (interface: weektaken). Key: (org_id, id).'),
+    ('taken', 'app_hidden.def_taken', '*', 'taken',
+     'Every task, done, lapsed and deleted ones too (interface: taken). Key: (org_id, id).'),
+    ('taak_geschiedenis', 'app_hidden.def_taak_geschiedenis', '*', 'taak_geschiedenis',
+     'Every history entry of every task, append-only by tijdstip (interface: taak_geschiedenis). Key: (org_id, id).'),
+    ('projecten', 'app_hidden.def_projecten', '*', 'projecten',
+     'Every project: running, finished and not yet begun (interface: projecten). Key: (org_id, id).'),
+    ('reflecties', 'app_hidden.def_reflecties', '*', 'reflecties',
+     'Every reflection (interface: reflecties). Key: (org_id, id).'),
+    ('uren', 'app_hidden.def_uren', '*', 'uren',
+     'Every hour registration (interface: uren). Key: (org_id, id).'),
+    ('waardering', 'app_hidden.def_waarderingen', '*', 'waardering',
+     'Every measured valuation (interface: waardering). Key: (org_id, id).'),
+    ('gesprekken', 'app_hidden.def_gesprekken', '*', 'gesprekken',
+     'Every review conversation (interface: gesprekken). Key: (org_id, id).'),
+    ('sessienotities', 'app_hidden.def_sessienotities', '*', 'sessienotities',
+     'Every session note (interface: sessienotities). Key: (org_id, id).'),
+    ('strategie', 'app_hidden.def_strategie', '*', 'strategie_bijwerken',
+     'The strategy canvas, one row, for those who may propose a change (interface: strategie_bijwerken). Key: org_id.')
+  ) v (naam, bron, kolommen, operatie, betekenis)
+$$;
+
+do $$
+declare v record;
+begin
+  for v in select * from app_hidden.rapportage_views() loop
+    if (case when v.bron like '%()' then to_regproc(left(v.bron, -2)) is not null else to_regclass(v.bron) is not null end) then
+      execute format('create view rapportage.%I as select %s from %s where (select app_hidden.rapportage_zichtbaar(%L))',
+                     v.naam, v.kolommen, v.bron, v.operatie);
+      execute format('comment on view rapportage.%I is %L', v.naam, v.betekenis);
+    end if;
+  end loop;
+end
+$$;
+
 -- The data dictionary: every view of rapportage and its columns, with type and meaning (from
 -- their comments), in column order. The row of a view itself has no column (kolom null).
 create view rapportage.woordenboek as
@@ -86,17 +166,17 @@ comment on column rapportage.woordenboek.positie is 'The column''s position in t
 comment on column rapportage.woordenboek.type is 'The column''s PostgreSQL type.';
 comment on column rapportage.woordenboek.betekenis is 'What it means.';
 
--- Every view: owned by koers_rapportage, readable by the logins' group.
+-- Every view: security_invoker (read as the login, under the policies), readable by the logins.
 do $$
 declare v record;
 begin
   for v in select c.oid::regclass as view from pg_class c where c.relnamespace = 'rapportage'::regnamespace and c.relkind = 'v' loop
-    execute format('alter view %s owner to koers_rapportage', v.view);
+    execute format('alter view %s set (security_invoker = true)', v.view);
     execute format('grant select on %s to koers_warehouse', v.view);
   end loop;
 end
 $$;
-grant usage on schema rapportage to koers_warehouse;
+grant usage on schema rapportage, app, app_hidden to koers_warehouse;
 
 -- What the views and the policies behind them call is executed as the login: EXECUTE on the
 -- helpers that cannot write (stable and immutable, no trigger functions), the same helpers the

@@ -2,7 +2,7 @@
 -- like an API key, and reads only the views of rapportage (db/940_rapportage.sql). Tested as the
 -- login itself (set session authorization: session_user is the login, as when it connects).
 begin;
-select plan(33);
+select plan(41);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -37,29 +37,41 @@ select is((select s.setconfig from pg_db_role_setting s join pg_roles r on r.oid
   array['search_path=rapportage', 'default_transaction_read_only=on', 'statement_timeout=5min',
         'idle_in_transaction_session_timeout=60s'], 'its defaults: rapportage, read only, a statement timeout');
 
--- The roles behind the views hold no power beyond reading under the doors' policies.
-select is_empty($$ select rolname from pg_roles where rolname in ('koers_warehouse', 'koers_rapportage')
-                   and (rolsuper or rolbypassrls or rolcreaterole or rolcreatedb or rolcanlogin
+-- The logins' group holds no power beyond reading under the doors' policies, through the views.
+select is_empty($$ select rolname from pg_roles where rolname = 'koers_warehouse'
+                   and (rolsuper or rolbypassrls or rolcreaterole or rolcreatedb or rolcanlogin or rolreplication
                         or pg_has_role(oid, 'koers_door', 'member')) $$,
-  'koers_warehouse and koers_rapportage: no login, no BYPASSRLS, no member of koers_door');
+  'koers_warehouse: no login, no BYPASSRLS, no member of koers_door');
+select is_empty($$ select n.nspname::text from pg_namespace n
+                   where n.nspname not in ('rapportage', 'app', 'app_hidden', 'pg_catalog', 'information_schema', 'public')
+                     and n.nspname !~ '^pg_(toast_)?temp_'
+                     and (has_schema_privilege('koers_warehouse', n.oid, 'usage') or has_schema_privilege('koers_warehouse', n.oid, 'create')) $$,
+  'koers_warehouse names nothing outside rapportage and what the views are made of (app, app_hidden): not app_private, api, beheer');
 select is_empty($$ select c.oid::regclass::text from pg_class c
-                   where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace, 'app_hidden'::regnamespace)
-                     and c.relkind in ('r', 'p', 'v', 'm')
-                     and (has_table_privilege('koers_warehouse', c.oid, 'select, insert, update, delete')
-                          or has_any_column_privilege('koers_warehouse', c.oid, 'select, insert, update')) $$,
-  'koers_warehouse has no privilege on any table of the app');
+                   where c.relnamespace in ('app_hidden'::regnamespace, 'api'::regnamespace, 'beheer'::regnamespace)
+                     and c.relkind in ('r', 'p') and has_any_column_privilege('koers_warehouse', c.oid, 'select') $$,
+  'and no table of app_hidden (the caller, the switches)');
 select is_empty($$ select c.oid::regclass::text from pg_class c
-                   where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace)
-                     and has_table_privilege('koers_rapportage', c.oid, 'insert, update, delete') $$,
-  'koers_rapportage writes nowhere');
+                   where c.relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+                     and c.relpersistence <> 't'
+                     and (has_table_privilege('koers_warehouse', c.oid, 'insert, update, delete, truncate, references, trigger')
+                          or has_any_column_privilege('koers_warehouse', c.oid, 'insert, update, references')) $$,
+  'koers_warehouse writes nowhere');
+select is_empty($$ select c.oid::regclass::text from pg_class c where c.relnamespace = 'app_private'::regnamespace
+                   and has_any_column_privilege('koers_warehouse', c.oid, 'select') $$,
+  'nor reads anything private');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace in ('app'::regnamespace, 'app_hidden'::regnamespace)
+                     and has_any_column_privilege('koers_warehouse', c.oid, 'select')
+                     and not has_any_column_privilege('koers_door', c.oid, 'select') $$,
+  'it reads no table the doors may not read');
 select is_empty($$ select p.polname || ' on ' || p.polrelid::regclass from pg_policy p
                    where p.polcmd in ('r', '*') and 'koers_door'::regrole = any (p.polroles)
-                     and not 'koers_rapportage'::regrole = any (p.polroles) $$,
-  'every reading policy and fence of the doors also holds for the views');
+                     and not 'koers_warehouse'::regrole = any (p.polroles) $$,
+  'every reading policy and fence of the doors also holds for the logins');
 select is_empty($$ select c.relname::text from pg_class c where c.relnamespace = 'rapportage'::regnamespace
-                   and (c.relkind <> 'v' or c.relowner <> 'koers_rapportage'::regrole
-                        or coalesce(c.reloptions, '{}') && array['security_invoker=true', 'security_invoker=on']) $$,
-  'rapportage holds only views, owned by koers_rapportage, not security_invoker');
+                   and (c.relkind <> 'v' or not coalesce(c.reloptions, '{}') && array['security_invoker=true']) $$,
+  'rapportage holds only views, each security_invoker: read as the login, under the policies');
 select is_empty($$ select c.relname || coalesce('.' || a.attname, '') from pg_class c
                    left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
                    where c.relnamespace = 'rapportage'::regnamespace
@@ -82,9 +94,11 @@ select is_empty(format('select 1 from rapportage.wie_ben_ik where org_id = %L', 
 select results_eq('select org_id from rapportage.wie_ben_ik',
   format('values (%L::uuid)', :'alfa'), 'a forged setting changes nothing')
   from (select set_config('koers.aanroep', :'beta' || '/x', true)) x;
-select throws_ok('select * from app.taken', '42501', null, 'the app''s tables are refused');
+select throws_ok($$ insert into app.tags (org_id, naam) values ('$$ || :'alfa' || $$', 'x') $$, '42501', null,
+  'the app''s tables take no write');
 select throws_ok('select * from app_private.warehouse_logins', '42501', null, 'so are the private tables');
-select throws_ok('select app_hidden.huidige_org()', '42501', null, 'and the helpers, by name');
+select throws_ok('select * from app_hidden.bellers', '42501', null, 'the callers of the doors are refused');
+select throws_ok('select app_hidden.handelen_namens(null, null)', '42501', null, 'and acting on someone''s behalf');
 select throws_ok($$ select api.aanroep('rest', null, 'team', '{}', null, null, null, null) $$, '42501', null,
   'and the doors'' entry point');
 select throws_ok('create temp table t (x int)', '42501', null, 'no temporary tables');
@@ -103,6 +117,74 @@ set session authorization :wh_beta;
 select results_eq('select org_id from rapportage.wie_ben_ik', format('values (%L::uuid)', :'beta'),
   'another organisation''s login sees its own organisation only');
 reset session authorization;
+
+-- The role matrix over the views: a login of each role sees in every view exactly the rows its
+-- definition gives that member through a door (the same rows, the same figures), none of
+-- another organisation, and nothing of a section that is not released.
+create temp table matrix (view text, rol text, door text, login text, rijen bigint, vreemd bigint);
+grant all on matrix to public;
+create temp table logins as
+  select r.rol, beheer.warehouse_aanmaken(:'alfa', tests.lid(:'alfa', r.rol), :'verifier') ->> 'gebruiker' as login
+  from unnest(app_hidden.keuzes('rol')) r (rol);
+do $$
+declare v record; l record; door text; login text; n bigint; vreemd bigint;
+  alfa uuid := (select org_id from app.organisaties where naam = 'Alfa BV');
+begin
+  for v in select x.* from app_hidden.rapportage_views() x join pg_class c on c.relname = x.naam
+           where c.relnamespace = 'rapportage'::regnamespace loop
+    for l in select * from logins loop
+      perform app_hidden.handelen_namens(alfa, tests.lid(alfa, l.rol), 'rest');
+      set local role koers_door;
+      execute format('select md5(coalesce(string_agg(r::text, '','' order by r::text), '''')) from (select %s from %s '
+                     'where (select app_hidden.rapportage_zichtbaar(%L))) r', v.kolommen, v.bron, v.operatie) into door;
+      reset role;
+      perform set_config('koers.aanroep', '', true);
+      execute format('set session authorization %I', l.login);
+      execute format('select md5(coalesce(string_agg(r::text, '','' order by r::text), '''')), count(*), '
+                     'count(*) filter (where r.org_id <> %L) from rapportage.%I r', alfa, v.naam) into login, n, vreemd;
+      reset session authorization;
+      insert into matrix values (v.naam, l.rol, door, login, n, vreemd);
+    end loop;
+  end loop;
+end
+$$;
+select is_empty($$ select view || ' as ' || rol from matrix where door is distinct from login $$,
+  'every view shows a login of each role exactly the rows and figures its definition gives that member through a door');
+select is_empty($$ select view || ' as ' || rol from matrix where vreemd > 0 $$, 'no view shows another organisation''s row');
+select is_empty($$ select view from matrix group by view having max(rijen) = 0 $$,
+  'every view has rows for some role (the matrix compares something)');
+create temp table dicht (view text, waarom text, rijen bigint);
+grant all on dicht to public;
+do $$
+declare v record; alfa uuid := (select org_id from app.organisaties where naam = 'Alfa BV'); n bigint;
+begin
+  for v in select x.naam, x.operatie, o.sectie from app_hidden.rapportage_views() x
+           join pg_class c on c.relname = x.naam and c.relnamespace = 'rapportage'::regnamespace
+           join app.operaties o on o.naam = x.operatie loop
+    -- The section withdrawn: nothing, even for an owner.
+    if v.sectie is not null then
+      perform beheer.secties_zetten(alfa, array[v.sectie], false);
+      perform set_config('koers.aanroep', '', true);
+      execute format('set session authorization %I', (select login from logins where rol = 'eigenaar'));
+      execute format('select count(*) from rapportage.%I', v.naam) into n;
+      reset session authorization;
+      insert into dicht values (v.naam, 'onderdeel ' || v.sectie || ' uit', n);
+      perform beheer.secties_zetten(alfa, array[v.sectie], true);
+    end if;
+    -- The organisation takes the right away from a role: nothing for that role's login.
+    insert into app.org_rechten (org_id, operatie, rol, recht) values (alfa, v.operatie, 'admin', 'geen')
+      on conflict (org_id, operatie, rol) do update set recht = 'geen';
+    perform set_config('koers.aanroep', '', true);
+    execute format('set session authorization %I', (select login from logins where rol = 'admin'));
+    execute format('select count(*) from rapportage.%I', v.naam) into n;
+    reset session authorization;
+    insert into dicht values (v.naam, 'admin mag ' || v.operatie || ' niet', n);
+    delete from app.org_rechten where org_id = alfa and operatie = v.operatie and rol = 'admin';
+  end loop;
+end
+$$;
+select is_empty($$ select view || ': ' || waarom from dicht where rijen > 0 $$,
+  'a view of a section that is not released, or of an operation the role may not call, is empty');
 
 -- Switched off, inactive, revoked: the session sees nothing.
 select beheer.koppeling_zetten(:'alfa', 'warehouse', false, null) is not null as uit \gset
@@ -126,7 +208,7 @@ select is_empty(format('select 1 from pg_roles where rolname = %L', :'wh_lid'), 
 select isnt((select ingetrokken_op from app_private.warehouse_logins where id = :'wh_lid_id'), null,
   'the row stays, revoked');
 select is((select jsonb_agg(r ->> 'gebruiker' order by r ->> 'gebruiker') from beheer.warehouse_logins(:'alfa') r
-           where r ->> 'ingetrokken_op' is null), jsonb_build_array(:'wh_coach'),
+           where r ->> 'ingetrokken_op' is null and r ->> 'gebruiker' in (:'wh_lid', :'wh_coach')), jsonb_build_array(:'wh_coach'),
   'the list shows which logins are still active');
 
 select * from finish();

@@ -176,7 +176,9 @@ print(json.dumps(out))
         [["default_transaction_read_only", "on"], ["search_path", "rapportage"], ["statement_timeout", "300000"]]);
       await assert.rejects(c.query("begin read write; create temp table t (x int)"), /permission denied/);
       await c.query("rollback");
-      await assert.rejects(c.query("select count(*) from app.taken"), /permission denied/);
+      await assert.rejects(c.query("select count(*) from app_private.api_sleutels"), /permission denied/);
+      await assert.rejects(c.query("begin read write; update app.taken set omschrijving = 'x'"), /permission denied/);
+      await c.query("rollback");
       const [role] = await sql`select rolconnlimit from pg_roles where rolname = ${login.gebruiker}`;
       assert.equal(role!.rolconnlimit, 5);
     } finally {
