@@ -180,14 +180,15 @@ grant usage on schema rapportage, app, app_hidden to koers_warehouse;
 
 -- What the views and the policies behind them call is executed as the login: EXECUTE on the
 -- helpers that cannot write (stable and immutable, no trigger functions), the same helpers the
--- doors execute. Nothing volatile (no caller writers, no sign-in writers), no api.*.
+-- doors execute. Nothing volatile (no caller writers, no sign-in writers), no api.*, and none of
+-- the AI sign-in's look-ups (mcp_*, beller_mcp): a login runs any query it likes, a door only ours.
 do $$
 declare f record;
 begin
   for f in
     select p.oid::regprocedure as fn from pg_proc p
     where p.pronamespace = 'app_hidden'::regnamespace and p.provolatile in ('s', 'i') and p.prokind = 'f'
-      and p.prorettype <> 'trigger'::regtype
+      and p.prorettype <> 'trigger'::regtype and p.proname !~ '^(mcp_|beller_mcp$)'
   loop
     execute format('grant execute on function %s to koers_warehouse', f.fn);
   end loop;

@@ -2,7 +2,7 @@
 -- like an API key, and reads only the views of rapportage (db/940_rapportage.sql). Tested as the
 -- login itself (set session authorization: session_user is the login, as when it connects).
 begin;
-select plan(41);
+select plan(42);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -99,6 +99,7 @@ select throws_ok($$ insert into app.tags (org_id, naam) values ('$$ || :'alfa' |
 select throws_ok('select * from app_private.warehouse_logins', '42501', null, 'so are the private tables');
 select throws_ok('select * from app_hidden.bellers', '42501', null, 'the callers of the doors are refused');
 select throws_ok('select app_hidden.handelen_namens(null, null)', '42501', null, 'and acting on someone''s behalf');
+select throws_ok($$ select * from app_hidden.beller_mcp('\x00', null) $$, '42501', null, 'and the AI sign-in''s look-ups');
 select throws_ok($$ select api.aanroep('rest', null, 'team', '{}', null, null, null, null) $$, '42501', null,
   'and the doors'' entry point');
 select throws_ok('create temp table t (x int)', '42501', null, 'no temporary tables');
