@@ -235,6 +235,9 @@ export async function ensureDataset(sql: postgres.Sql, log: (line: string) => vo
         await tx.unsafe(text);
         process.stdout.write(` ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
       }
+      // With the triggers off, the organisations' rows of switches (app_hidden.org_toestand,
+      // kept by triggers) are made here, as the triggers would have made them.
+      await tx`select app_hidden.org_toestand_bijwerken(o.org_id) from app.organisaties o`;
       const [d] = await tx`
         select (select org_id from app.organisaties where naam = ${BIG_ORG}) as org,
                bench.kwartaal()::text as quarter, (bench.kwartaal() - interval '3 months')::date::text as "previousQuarter",
