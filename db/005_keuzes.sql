@@ -25,6 +25,7 @@ begin
   for k in select * from (values
       ('app.operaties'::regclass, 'sectie', 'sectie'),
       ('app.secties', 'sectie', 'sectie'),
+      ('app.koppelingen', 'door', 'door'),
       ('app.rol_rechten', 'rol', 'rol'),
       ('app.org_rechten', 'rol', 'rol'),
       ('app.lidmaatschappen', 'rol', 'rol'),

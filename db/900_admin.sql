@@ -177,8 +177,9 @@ create function beheer.koppeling_zetten(_org uuid, _door text, _aan boolean, _al
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare k app.koppelingen;
 begin
-  if _door not in ('rest', 'mcp') then
-    perform app_hidden.ongeldig('door', 'Door moet rest of mcp zijn.');
+  if _door is null or not _door = any (app_hidden.keuzes('door')) then
+    perform app_hidden.ongeldig('door', format('Door moet %s of %s zijn.',
+      array_to_string(trim_array(app_hidden.keuzes('door'), 1), ', '), (app_hidden.keuzes('door'))[cardinality(app_hidden.keuzes('door'))]));
   end if;
   insert into app.koppelingen as c (org_id, door, aan, alleen_lezen)
   values (_org, _door, _aan, coalesce(_alleen_lezen, false))

@@ -73,6 +73,9 @@ begin
   insert into app_private.webhook_berichten (org_id, webhook_id, gebeurtenis_id) values (org, webhook, gebeurtenis) returning id into bericht;
   insert into app_private.webhook_afleveringen (org_id, bericht_id, status_code) values (org, bericht, 200);
   insert into app_private.import_sleutels (org_id, soort, sleutel, id) values (org, 'taak', 's:t1', taak);
+  -- A revoked warehouse login: its row only (no role).
+  insert into app_private.warehouse_logins (org_id, rol_oid, rolnaam, user_id, ingetrokken_op)
+    values (org, 0, 'koers_wh_fixture', e, now());
   return org;
 end
 $$;

@@ -9,6 +9,8 @@ export type ChoiceList = readonly string[] | Readonly<Record<string, string>>;
 export const choices = {
   /** Sections an owner releases for the doors. */
   sectie: ["team", "prioriteiten", "kpis", "weektaken", "reviews", "financien"],
+  /** The doors an owner switches on or off per organisation (app.koppelingen). */
+  door: ["rest", "mcp", "warehouse"],
   /** Roles of a member, with their rights per operation in the registry. */
   rol: ["eigenaar", "admin", "mt", "lid", "coach"],
   /** A task's stand, write side, with its read-side name. */
