@@ -54,6 +54,11 @@ create function beheer.app_sessie(_hash bytea) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare r jsonb;
 begin
+  -- Removed or demoted: the session is revoked for good (promoting back does not revive it).
+  update app_private.app_sessies s set ingetrokken_op = app_hidden.nu()
+  where s.hash = _hash and s.ingetrokken_op is null
+    and not exists (select 1 from app.lidmaatschappen l
+                    where l.org_id = s.org_id and l.user_id = s.user_id and l.actief and l.rol = s.rol);
   update app_private.app_sessies s set laatst_gebruikt_op = app_hidden.nu()
   from app.lidmaatschappen l, app.accounts a, app.organisaties o
   where s.hash = _hash and s.ingetrokken_op is null and s.verloopt_op > app_hidden.nu()

@@ -3,7 +3,7 @@
 -- the caller's organisation or person; the doors as the database lists them; the call log's
 -- filters; refusals logged with door app; and the address the doors' refusals name.
 begin;
-select plan(29);
+select plan(30);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -50,6 +50,7 @@ select is(beheer.app_sessie(pg_temp.h('a1')) ->> 'rol', 'admin', 'the admin is s
 select beheer.lid_wijzigen(:'alfa', :'admin'::text, _rol => 'lid');
 select is(beheer.app_sessie(pg_temp.h('a1')), null, 'demoted: the session no longer counts');
 select beheer.lid_wijzigen(:'alfa', :'admin'::text, _rol => 'admin');
+select is(beheer.app_sessie(pg_temp.h('a1')), null, 'made admin again: the session stays ended');
 select beheer.app_sessie_maken(:'alfa', :'admin', pg_temp.h('a2')) as a2 \gset
 select beheer.lid_wijzigen(:'alfa', :'admin'::text, _actief => false);
 select is(beheer.app_sessie(pg_temp.h('a2')), null, 'removed (inactive): the session no longer counts');

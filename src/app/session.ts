@@ -75,8 +75,15 @@ export function forgedPost(req: FastifyRequest, session: Session | null, options
   return null;
 }
 
+/**
+ * The sign-in pages' headers (no caching, no framing, no script), but the referrer kept within
+ * Koers: under no-referrer a browser posts forms with "Origin: null", which the origin check
+ * must refuse.
+ */
+export const APP_HEADERS: Record<string, string> = { ...PAGE_HEADERS, "referrer-policy": "same-origin" };
+
 export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).headers(PAGE_HEADERS).send(html);
+  return reply.code(status).headers(APP_HEADERS).send(html);
 }
 
 /** A refusal of the database (app_hidden.fout): code, message and parameter; else null. */
