@@ -13,7 +13,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { buildRestDoor } from "../src/rest.ts";
-import { connect, type Sql } from "../src/db/connection.ts";
+import { connect, rememberServiceAddress, type Sql } from "../src/db/connection.ts";
 import { ensureDoorRole } from "../src/db/migrate.ts";
 import { mountMcp } from "../src/mcp/mount.ts";
 import { mountApp } from "../src/app/routes.ts";
@@ -56,6 +56,8 @@ before(async () => {
   await mountApp(app, appSql, { publicUrl: () => base });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // As src/server.ts does: without KOERS_PUBLIC_URL, the refusals name the address it started on.
+  await rememberServiceAddress(db.url, base);
   stopServer = async () => { await app.close(); await doorSql.end(); await appSql.end(); };
   certificate = makeCertificate();
   receiver = await startReceiver(certificate);
@@ -192,7 +194,7 @@ describe("the owner's Integrations page", () => {
     assert.notEqual(cells[6]!.trim(), "", `the next attempt is shown: ${cells.join(" | ")}`);
     await shot(page, "mislukte-aflevering-met-volgende-poging");
     receiver.answer = ok;
-    await row.getByRole("button", { name: /Bericht opnieuw versturen/ }).click();
+    await row.getByRole("button", { name: /opnieuw versturen/ }).click();
     await page.waitForURL(/gedaan=opnieuw/);
     const third = (await receiver.waitFor(3, 30_000))[2]!;
     assert.equal(third.json.id, failed!.json.id, "the same message");
@@ -331,6 +333,17 @@ describe("other people on the pages", () => {
     const [n] = await db.sql`select status from app.sessienotities where org_id = ${w.org} and titel = 'Kwartaalstart'`;
     assert.equal(n!.status, "vastgesteld");
     await shot(page, "notitie-vastgesteld");
+  });
+
+  it("the doors' refusals send the owner to this page's address", async () => {
+    await db.sql`select beheer.secties_zetten(${w.org}, ${["kpis"]}::text[], false)`;
+    const section = await request(base, "GET", "/api/v1/kpi-scorebord", { apiKey: w.members.eigenaar.apiKey, query: { org_id: w.org } });
+    assert.equal(section.body.fout.code, "onderdeel_uit");
+    assert.equal(section.body.fout.bericht, `Het onderdeel kpis is niet vrijgegeven. Een eigenaar geeft het vrij op ${base}/app/integraties.`);
+    await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', false, false)`;
+    const off = await request(base, "GET", "/api/v1/team", { apiKey: w.members.eigenaar.apiKey, query: { org_id: w.org } });
+    assert.equal(off.body.fout.code, "koppeling_uit");
+    assert.equal(off.body.fout.bericht, `De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan op ${base}/app/integraties.`);
   });
 
   it("every cookie the pages set is HttpOnly and SameSite=Strict, and not Secure over plain http", async () => {

@@ -284,7 +284,7 @@ ${table("Afleveringen, nieuwste eerst", ["Tijdstip", "Gebeurtenis", "Poging", "S
       escape(moment(a.tijdstip)), escape(a.gebeurtenis), escape(a.poging), escape(a.status_code ?? (a.onderweg ? "onderweg" : "")),
       escape(a.duur_ms ?? ""), escape(a.fout ?? ""), escape(moment(a.volgende_poging_op)), escape(a.bericht_status),
       form(s, "/app/integraties/webhooks/opnieuw", `<input type="hidden" name="id" value="${escape(id)}">
-<input type="hidden" name="bericht" value="${escape(a.bericht_id)}"><button type="submit">Bericht opnieuw versturen (poging ${escape(a.poging)})</button>`)]),
+<input type="hidden" name="bericht" value="${escape(a.bericht_id)}"><button type="submit">${escape(a.gebeurtenis)} van ${escape(moment(a.tijdstip))} opnieuw versturen</button>`)]),
       "Nog geen afleveringen.")}`, s));
   });
 
