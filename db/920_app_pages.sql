@@ -27,6 +27,20 @@ language sql stable set search_path = '' as $$
   from app.accounts a where lower(a.email) = lower(trim(_email))
 $$;
 
+-- Sign-in attempts: after ten failed ones for an address within fifteen minutes, that address
+-- is refused until the oldest of them is fifteen minutes old (the password is not even checked).
+create function beheer.app_aanmelden_geblokkeerd(_email text) returns boolean
+language sql stable set search_path = '' as $$
+  select count(*) >= 10 from app_private.app_aanmeldpogingen p
+  where p.email = lower(trim(_email)) and p.tijdstip > app_hidden.nu() - interval '15 minutes'
+$$;
+
+create function beheer.app_aanmelden_mislukt(_email text) returns void
+language sql volatile set search_path = '' as $$
+  delete from app_private.app_aanmeldpogingen p where p.tijdstip < app_hidden.nu() - interval '15 minutes';
+  insert into app_private.app_aanmeldpogingen (email, tijdstip) values (lower(trim(_email)), app_hidden.nu());
+$$;
+
 -- A new session of an active member (the cookie's hash), logged as 'aanmelden'.
 create function beheer.app_sessie_maken(_org uuid, _user uuid, _hash bytea) returns uuid
 language plpgsql volatile set search_path = '' as $$

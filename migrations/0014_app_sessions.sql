@@ -32,6 +32,16 @@ create table app_private.app_formulieren (
   foreign key (org_id, sessie_id) references app_private.app_sessies (org_id, id) on delete cascade
 );
 
+-- Failed sign-ins on the pages, per e-mail address (lower case), so guessing a password is
+-- slowed down: beheer.app_aanmelden_geblokkeerd. Not tied to an organisation (the address may
+-- have no account).
+create table app_private.app_aanmeldpogingen (
+  email text not null,
+  tijdstip timestamptz not null
+);
+create index app_aanmeldpogingen_email on app_private.app_aanmeldpogingen (email, tijdstip);
+
 -- Down Migration
+drop table app_private.app_aanmeldpogingen;
 drop table app_private.app_formulieren;
 drop table app_private.app_sessies;

@@ -3,7 +3,7 @@
 -- the caller's organisation or person; the doors as the database lists them; the call log's
 -- filters; refusals logged with door app; and the address the doors' refusals name.
 begin;
-select plan(30);
+select plan(33);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -82,6 +82,14 @@ select is((select (door, status, fout_code) from app_private.aanroepen where org
   row('app'::text, 403, 'rol_mag_niet'::text), 'a refused page is in the call log: door app, 403 rol_mag_niet');
 select is((select count(*)::int from beheer.app_log(:'alfa', '{"door": "app", "status": "403"}', 50, 0)), 1,
   'the call log filters by door and status');
+
+-- Guessing passwords: ten failures for an address within fifteen minutes block it.
+select beheer.app_aanmelden_mislukt('Raden@Nergens.test') from generate_series(1, 9);
+select is(beheer.app_aanmelden_geblokkeerd('raden@nergens.test'), false, 'nine failed sign-ins do not block an address');
+select beheer.app_aanmelden_mislukt('raden@nergens.test');
+select is(beheer.app_aanmelden_geblokkeerd(' RADEN@nergens.test'), true, 'the tenth blocks it, ignoring case');
+select set_config('koers.nu', '2026-05-14T09:36:00Z', true);
+select is(beheer.app_aanmelden_geblokkeerd('raden@nergens.test'), false, 'fifteen minutes later it may try again');
 
 -- The address the refusals name.
 select set_config('koers.publieke_url', 'https://koers.example.com', true);

@@ -335,6 +335,16 @@ describe("other people on the pages", () => {
     await shot(page, "notitie-vastgesteld");
   });
 
+  it("ten wrong passwords for an address block its sign-in for a while", async () => {
+    const attempt = (wachtwoord: string) => fetch(`${base}/app/aanmelden`, { method: "POST", redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ email: "lid@acmebv.test", wachtwoord }) });
+    for (let i = 0; i < 10; i++) assert.equal((await attempt(`fout ${i}`)).status, 200);
+    const blocked = await attempt(PASSWORD);
+    assert.equal(blocked.status, 429, "even the right password waits");
+    assert.equal(blocked.headers.get("set-cookie"), null);
+  });
+
   it("the doors' refusals send the owner to this page's address", async () => {
     await db.sql`select beheer.secties_zetten(${w.org}, ${["kpis"]}::text[], false)`;
     const section = await request(base, "GET", "/api/v1/kpi-scorebord", { apiKey: w.members.eigenaar.apiKey, query: { org_id: w.org } });

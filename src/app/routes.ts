@@ -125,9 +125,13 @@ export async function mountApp(app: FastifyInstance, sql: Sql, options: AppOptio
         return sendPage(reply, 403, page("Formulier geweigerd", "<p class=\"fout\" role=\"alert\">Dit formulier kwam niet van een pagina van Koers zelf.</p>"));
       }
       const email = text(f, "email", 320);
-      const [row] = await sql`select beheer.app_account(${email}) as r`;
+      const [row] = await sql`select beheer.app_account(${email}) as r, beheer.app_aanmelden_geblokkeerd(${email}) as geblokkeerd`;
+      if (row!.geblokkeerd) {
+        return sendPage(reply, 429, signInForm({ email, fout: "Te veel mislukte pogingen met dit e-mailadres. Probeer het over een kwartier opnieuw." }));
+      }
       const account = row?.r as { user_id: string; wachtwoord_hash: string | null; organisaties: { org_id: string; naam: string; rol: string }[] } | null;
       if (!(await verifyPassword(text(f, "wachtwoord"), account?.wachtwoord_hash)) || !account) {
+        await sql`select beheer.app_aanmelden_mislukt(${email})`;
         return sendPage(reply, 200, signInForm({ email, fout: "Dit e-mailadres en wachtwoord horen niet bij elkaar." }));
       }
       if (!account.organisaties.length) {
