@@ -248,6 +248,10 @@ describe("the owner's Integrations page", () => {
     const off: Record<string, string> = { ...fields, door: "rest", stand: "uit" };
     const foreign = await post(owner, "/app/integraties/koppeling", off, { origin: "https://evil.example" });
     assert.equal(foreign.status, 403);
+    const refusedPage = await owner.newPage();
+    await refusedPage.setContent(foreign.html);
+    await shot(refusedPage, "formulier-van-andere-herkomst-geweigerd");
+    await refusedPage.close();
     const crossSite = await post(owner, "/app/integraties/koppeling", off, { "sec-fetch-site": "cross-site" });
     assert.equal(crossSite.status, 403);
     const { csrf: _csrf, ...withoutToken } = off;
@@ -333,6 +337,41 @@ describe("other people on the pages", () => {
     const [n] = await db.sql`select status from app.sessienotities where org_id = ${w.org} and titel = 'Kwartaalstart'`;
     assert.equal(n!.status, "vastgesteld");
     await shot(page, "notitie-vastgesteld");
+  });
+
+  it("on the account page a person changes their password (the old one asked) and signs out their other sessions", async () => {
+    const a = await newContext();
+    const other = await newContext();
+    const page = await signIn(a, "admin");
+    await signIn(other, "admin");
+    await page.goto(`${base}/app/account`);
+    await page.getByLabel("Huidig wachtwoord").fill("niet het wachtwoord");
+    await page.getByLabel("Nieuw wachtwoord (minstens 10 tekens)").fill("een heel nieuw wachtwoord");
+    await page.getByLabel("Nieuw wachtwoord nog eens").fill("een heel nieuw wachtwoord");
+    await page.getByRole("button", { name: "Wachtwoord wijzigen" }).click();
+    await page.getByText("Je huidige wachtwoord klopt niet.").waitFor();
+    await shot(page, "account-oud-wachtwoord-fout");
+    await page.getByLabel("Huidig wachtwoord").fill(PASSWORD);
+    await page.getByLabel("Nieuw wachtwoord (minstens 10 tekens)").fill("een heel nieuw wachtwoord");
+    await page.getByLabel("Nieuw wachtwoord nog eens").fill("een heel nieuw wachtwoord");
+    await page.getByRole("button", { name: "Wachtwoord wijzigen" }).click();
+    await page.waitForURL(/gedaan=wachtwoord/);
+    const [log] = await db.sql`select door, status from app_private.aanroepen where org_id = ${w.org} and operatie = 'wachtwoord_wijzigen'
+                               and user_id = ${w.members.admin.user_id} order by tijdstip`;
+    assert.deepEqual({ ...log }, { door: "app", status: 400 }, "the refused attempt is logged first");
+    const signedIn = await fetch(`${base}/app/account`, { redirect: "manual", headers: { cookie: await cookieHeader(other) } });
+    assert.equal(signedIn.status, 200, "the other browser is still signed in");
+    await page.getByRole("button", { name: "Andere sessies afmelden" }).click();
+    await page.waitForURL(/gedaan=sessies/);
+    await shot(page, "andere-sessies-afgemeld");
+    const gone = await fetch(`${base}/app/account`, { redirect: "manual", headers: { cookie: await cookieHeader(other) } });
+    assert.equal(gone.status, 303, "the other browser's session has ended");
+    assert.equal((await fetch(`${base}/app/account`, { redirect: "manual", headers: { cookie: await cookieHeader(a) } })).status, 200,
+      "this one stays");
+    const fresh = await fetch(`${base}/app/aanmelden`, { method: "POST", redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ email: await email(db.sql, w.members.admin), wachtwoord: "een heel nieuw wachtwoord" }) });
+    assert.equal(fresh.status, 303, "the new password signs in");
   });
 
   it("ten wrong passwords for an address block its sign-in for a while", async () => {
