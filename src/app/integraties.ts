@@ -128,8 +128,7 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     escape(moment(a.tijdstip)), escape(a.door), escape(a.operatie), escape(a.naam ?? ""), escape(a.status), escape(a.fout_code ?? ""),
     escape(a.duur_ms ?? ""), `<code>${escape(a.verzoek_id ?? "")}</code>`]), "Geen aanroepen gevonden.")}
 <p>${pagina > 1 ? `<a href="${escape(link(pagina - 1))}">Vorige pagina</a> ` : ""}${more ? `<a href="${escape(link(pagina + 1))}">Volgende pagina</a>` : ""}</p>
-</section>
-<p>Warehouse-logins volgen zodra de warehouse-deur er is.</p>`;
+</section>`;
     return page("Integraties", body, s);
   };
 
