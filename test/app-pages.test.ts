@@ -17,6 +17,7 @@ import { connect, rememberServiceAddress, type Sql } from "../src/db/connection.
 import { ensureDoorRole } from "../src/db/migrate.ts";
 import { mountMcp } from "../src/mcp/mount.ts";
 import { mountApp } from "../src/app/routes.ts";
+import { sessionCookie } from "../src/app/session.ts";
 import { makeWorld, request, testDatabase, type TestDb, type World } from "./helpers.ts";
 import { aiDoorOn, email, PASSWORD, rawMcp, signInByHand } from "./mcp-helpers.ts";
 import { makeCertificate, ok, startReceiver, startWorkerProcess, status, waitUntil,
@@ -227,6 +228,9 @@ describe("the owner's Integrations page", () => {
     await page.getByRole("button", { name: "Log filteren" }).click();
     await page.waitForURL(/status=400/);
     assert.equal(await rows.count(), 1, "the refused second post is in the log too");
+    const bad = await page.goto(`${base}/app/integraties?van=gisteren#aanroeplog`);
+    assert.equal(bad!.status(), 400, "a filter that is no date is refused");
+    await page.getByRole("alert").filter({ hasText: "van" }).waitFor();
   });
 
   it("after ten minutes a new secret asks for the password again", async () => {
@@ -374,6 +378,27 @@ describe("other people on the pages", () => {
     assert.equal(fresh.status, 303, "the new password signs in");
   });
 
+  it("a person in two organisations chooses one when signing in", async () => {
+    const other = await makeWorld(db.sql, "Ander BV");
+    const address = await email(db.sql, w.members.coach);
+    await db.sql`select beheer.lid_aanmaken(${other.org}, 'Coach Acme BV', ${address}, 'eigenaar')`;
+    const signInAs = (extra: Record<string, string>) => fetch(`${base}/app/aanmelden`, { method: "POST", redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ email: address, wachtwoord: PASSWORD, ...extra }) });
+    const choose = await signInAs({});
+    assert.equal(choose.status, 200);
+    const html = await choose.text();
+    assert.match(html, /<label>Organisatie <select name="organisatie" required>/);
+    assert.match(html, /Ander BV/);
+    assert.equal(choose.headers.get("set-cookie"), null, "no session before the choice");
+    const chosen = await signInAs({ organisatie: other.org });
+    assert.equal(chosen.status, 303);
+    assert.equal(chosen.headers.get("location"), "/app/integraties", "an owner there");
+    const [s] = await db.sql`select org_id, rol from app_private.app_sessies where user_id = ${w.members.coach.user_id}
+                             order by aangemaakt_op desc limit 1`;
+    assert.deepEqual({ ...s }, { org_id: other.org, rol: "eigenaar" });
+  });
+
   it("ten wrong passwords for an address block its sign-in for a while", async () => {
     const attempt = (wachtwoord: string) => fetch(`${base}/app/aanmelden`, { method: "POST", redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
@@ -403,5 +428,7 @@ describe("other people on the pages", () => {
       assert.match(c.value, /; SameSite=Strict/, c.url);
       assert.doesNotMatch(c.value, /; Secure/, c.url);
     }
+    // Behind https (KOERS_PUBLIC_URL https://...) the cookie is Secure and host-only.
+    assert.match(sessionCookie("x", true), /^__Host-koers_app=x; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
   });
 });

@@ -129,17 +129,19 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     escape(a.duur_ms ?? ""), `<code>${escape(a.verzoek_id ?? "")}</code>`]), "Geen aanroepen gevonden.")}
 <p>${pagina > 1 ? `<a href="${escape(link(pagina - 1))}">Vorige pagina</a> ` : ""}${more ? `<a href="${escape(link(pagina + 1))}">Volgende pagina</a>` : ""}</p>
 </section>`;
-    return page("Integraties", body, s);
+    return { html: page("Integraties", body, s), badFilter: logFout !== undefined };
   };
 
   const refused = async (reply: FastifyReply, s: Session, fout: { bericht: string }, status = 400) =>
-    sendPage(reply, status, await render(s, {}, { fout: fout.bericht }));
+    sendPage(reply, status, (await render(s, {}, { fout: fout.bericht })).html);
 
   scope.get("/app/integraties", async (req, reply) => {
     const s = await gate.get(req, reply, OWNER, "integraties");
     if (!s) return reply;
     const q = req.query as Record<string, string>;
-    return sendPage(reply, 200, await render(s, q, { gedaan: DONE[q.gedaan ?? ""] }));
+    const r = await render(s, q, { gedaan: DONE[q.gedaan ?? ""] });
+    // A filter of the call log that is no date, status or member: 400, the page says which.
+    return sendPage(reply, r.badFilter ? 400 : 200, r.html);
   });
 
   scope.post("/app/integraties/koppeling", async (req, reply) => {
@@ -199,8 +201,8 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
       await tx`select beheer.sleutel_aanmaken(${s.org_id}, ${s.user_id}, ${k.hash}, ${k.hint})`;
     });
     if (r.fout) return refused(reply, s, r.fout, r.fout.code === "ongeldige_parameters" ? 409 : 400);
-    return sendPage(reply, 200, await render({ ...s, wachtwoord_vers: true }, {}, { gedaan: "De API-sleutel is gemaakt.",
-      geheim: secret("Je nieuwe API-sleutel", k.key) }));
+    return sendPage(reply, 200, (await render({ ...s, wachtwoord_vers: true }, {}, { gedaan: "De API-sleutel is gemaakt.",
+      geheim: secret("Je nieuwe API-sleutel", k.key) })).html);
   });
 
   scope.post("/app/integraties/sleutels/intrekken", async (req, reply) => {
@@ -237,8 +239,8 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
       await tx`select beheer.webhook_maken(${s.org_id}, ${s.user_id}, ${naam}, ${url.href}, ${events}::text[], ${geheim})`;
     });
     if (r.fout) return refused(reply, s, r.fout);
-    return sendPage(reply, 200, await render({ ...s, wachtwoord_vers: true }, {}, { gedaan: `Webhook ${naam} is gemaakt.`,
-      geheim: secret("Het ondertekengeheim van de webhook", geheim) }));
+    return sendPage(reply, 200, (await render({ ...s, wachtwoord_vers: true }, {}, { gedaan: `Webhook ${naam} is gemaakt.`,
+      geheim: secret("Het ondertekengeheim van de webhook", geheim) })).html);
   });
 
   const webhookAction = (path: string, operatie: string, run: (tx: Sql, s: Session, id: string, f: Form) => Promise<unknown>,
