@@ -53,7 +53,9 @@ begin
     perform app_hidden.fout('rol_mag_niet', 'Je bent geen actief lid van deze organisatie.', 'organisatie');
   end if;
   perform beheer.namens(_org, _user::text, 'aanmelden', '{}');
-  delete from app_private.app_sessies s where s.org_id = _org and s.user_id = _user and s.verloopt_op < app_hidden.nu();
+  -- Sessions of the organisation that ended more than a day ago go (and their used forms with them).
+  delete from app_private.app_sessies s
+  where s.org_id = _org and least(s.verloopt_op, s.ingetrokken_op) < app_hidden.nu() - interval '1 day';
   insert into app_private.app_sessies (org_id, user_id, hash, rol, aangemaakt_op, wachtwoord_op, laatst_gebruikt_op, verloopt_op)
   values (_org, _user, _hash, lid.rol, app_hidden.nu(), app_hidden.nu(), app_hidden.nu(),
           app_hidden.nu() + beheer.app_termijn('sessie'))

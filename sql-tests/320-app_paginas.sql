@@ -3,7 +3,7 @@
 -- the caller's organisation or person; the doors as the database lists them; the call log's
 -- filters; refusals logged with door app; and the address the doors' refusals name.
 begin;
-select plan(33);
+select plan(34);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -90,6 +90,11 @@ select beheer.app_aanmelden_mislukt('raden@nergens.test');
 select is(beheer.app_aanmelden_geblokkeerd(' RADEN@nergens.test'), true, 'the tenth blocks it, ignoring case');
 select set_config('koers.nu', '2026-05-14T09:36:00Z', true);
 select is(beheer.app_aanmelden_geblokkeerd('raden@nergens.test'), false, 'fifteen minutes later it may try again');
+
+-- Sessions that ended more than a day ago are removed at the next sign-in in the organisation.
+select set_config('koers.nu', '2026-05-16T09:00:00Z', true);
+select beheer.app_sessie_maken(:'alfa', :'eigenaar', pg_temp.h('s9'));
+select is((select count(*)::int from app_private.app_sessies where org_id = :'alfa'), 1, 'ended sessions are cleared away');
 
 -- The address the refusals name.
 select set_config('koers.publieke_url', 'https://koers.example.com', true);

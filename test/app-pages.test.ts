@@ -160,6 +160,8 @@ describe("the owner's Integrations page", () => {
     assert.equal(again.status, 409);
     assert.match(again.html, /al verstuurd/);
     assert.doesNotMatch(again.html, /koers_live_[0-9A-Za-z]{20}/);
+    const withoutToken = await post(owner, "/app/integraties/sleutels", { ...fields, eenmalig: "" });
+    assert.equal(withoutToken.status, 409, "a form without its one-time token makes nothing either");
     assert.equal(await keyCount(), before + 1);
     await page.goto(`${base}/app/integraties`);
     assert.equal(await page.locator("#geheim").count(), 0, "the list never shows the key again");
@@ -227,7 +229,7 @@ describe("the owner's Integrations page", () => {
     await page.locator('input[name="status"]').fill("400");
     await page.getByRole("button", { name: "Log filteren" }).click();
     await page.waitForURL(/status=400/);
-    assert.equal(await rows.count(), 1, "the refused second post is in the log too");
+    assert.equal(await rows.count(), 2, "the refused posts (again, and without the token) are in the log too");
     const bad = await page.goto(`${base}/app/integraties?van=gisteren#aanroeplog`);
     assert.equal(bad!.status(), 400, "a filter that is no date is refused");
     await page.getByRole("alert").filter({ hasText: "van" }).waitFor();

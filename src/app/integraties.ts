@@ -26,6 +26,15 @@ const DONE: Record<string, string> = {
 
 const rows = async (_sql: Sql, q: PromiseLike<readonly unknown[]>) => (await q as unknown as { r: any }[]).map((x) => x.r);
 
+/** Takes the form's one-time token (a random 256-bit value the page made), or refuses. */
+async function useForm(tx: Sql, s: Session, f: Form): Promise<void> {
+  const token = text(f, "eenmalig", 100);
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
+    await tx`select app_hidden.ongeldig('eenmalig', 'Dit formulier mist zijn eenmalige code; open de pagina opnieuw.')`;
+  }
+  await tx`select beheer.app_formulier_gebruiken(${s.org_id}, ${s.sessie_id}, ${sha256(token)})`;
+}
+
 function redirect(reply: FastifyReply, location: string) {
   return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
 }
@@ -197,7 +206,7 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     const k = createApiKey();
     const r = await act(sql, s, "sleutel_aanmaken", {}, async (tx) => {
       await tx`select beheer.namens(${s.org_id}, ${s.user_id}, 'sleutel_aanmaken', ${tx.json({ hint: k.hint })})`;
-      await tx`select beheer.app_formulier_gebruiken(${s.org_id}, ${s.sessie_id}, ${sha256(text(f, "eenmalig", 100))})`;
+      await useForm(tx, s, f);
       await tx`select beheer.sleutel_aanmaken(${s.org_id}, ${s.user_id}, ${k.hash}, ${k.hint})`;
     });
     if (r.fout) return refused(reply, s, r.fout, r.fout.code === "ongeldige_parameters" ? 409 : 400);
@@ -235,7 +244,7 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     if (!(await freshPassword(reply, s, f, "webhook_maken"))) return reply;
     const geheim = createSigningSecret();
     const r = await act(sql, s, "webhook_maken", { naam, gebeurtenissen: events }, async (tx) => {
-      await tx`select beheer.app_formulier_gebruiken(${s.org_id}, ${s.sessie_id}, ${sha256(text(f, "eenmalig", 100))})`;
+      await useForm(tx, s, f);
       await tx`select beheer.webhook_maken(${s.org_id}, ${s.user_id}, ${naam}, ${url.href}, ${events}::text[], ${geheim})`;
     });
     if (r.fout) return refused(reply, s, r.fout);
