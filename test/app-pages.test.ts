@@ -18,6 +18,8 @@ import { ensureDoorRole } from "../src/db/migrate.ts";
 import { mountMcp } from "../src/mcp/mount.ts";
 import { mountApp } from "../src/app/routes.ts";
 import { sessionCookie } from "../src/app/session.ts";
+import { readConfig } from "../src/config.ts";
+import { start } from "../src/server.ts";
 import { makeWorld, request, testDatabase, type TestDb, type World } from "./helpers.ts";
 import { aiDoorOn, email, PASSWORD, rawMcp, signInByHand } from "./mcp-helpers.ts";
 import { makeCertificate, ok, startReceiver, startWorkerProcess, status, waitUntil,
@@ -432,5 +434,26 @@ describe("other people on the pages", () => {
     }
     // Behind https (KOERS_PUBLIC_URL https://...) the cookie is Secure and host-only.
     assert.match(sessionCookie("x", true), /^__Host-koers_app=x; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+  });
+});
+
+describe("the service as src/server.ts starts it, behind https (KOERS_PUBLIC_URL)", () => {
+  it("serves the pages with a Secure cookie, and the doors' refusals name {KOERS_PUBLIC_URL}/app/integraties", async () => {
+    const service = await start(readConfig({ DATABASE_URL: db.url, PORT: "0", KOERS_WORKER: "uit",
+      KOERS_PUBLIC_URL: "https://koers.example.com" }));
+    try {
+      const address = service.address.replace("0.0.0.0", "127.0.0.1");
+      const signedIn = await fetch(`${address}/app/aanmelden`, { method: "POST", redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://koers.example.com" },
+        body: new URLSearchParams({ email: await email(db.sql, w.members.eigenaar), wachtwoord: PASSWORD }) });
+      assert.equal(signedIn.status, 303);
+      assert.match(signedIn.headers.get("set-cookie") ?? "", /^__Host-koers_app=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+      await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', false, false)`;
+      const off = await request(address, "GET", "/api/v1/team", { apiKey: w.members.eigenaar.apiKey, query: { org_id: w.org } });
+      assert.equal(off.body.fout.bericht,
+        "De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan op https://koers.example.com/app/integraties.");
+    } finally {
+      await service.stop();
+    }
   });
 });
