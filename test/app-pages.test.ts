@@ -274,6 +274,29 @@ describe("the owner's Integrations page", () => {
     assert.deepEqual({ ...await door("rest") }, { aan: false, alleen_lezen: false });
   });
 
+  it("switches a webhook off and on again", async () => {
+    await page.goto(`${base}/app/integraties`);
+    await page.getByRole("button", { name: "Boekhouding uitzetten" }).click();
+    await page.waitForURL(/gedaan=webhook_uit/);
+    assert.equal((await db.sql`select aan from app_private.webhooks where org_id = ${w.org} and naam = 'Boekhouding'`)[0]!.aan, false);
+    await shot(page, "webhook-uit");
+    await page.getByRole("button", { name: "Boekhouding aanzetten" }).click();
+    await page.waitForURL(/gedaan=webhook_aan/);
+    assert.equal((await db.sql`select aan from app_private.webhooks where org_id = ${w.org} and naam = 'Boekhouding'`)[0]!.aan, true);
+  });
+
+  it("lists the owner's AI assistants and disconnects one: its token stops working at once", async () => {
+    const tokens = await signInByHand(base, await email(db.sql, w.members.eigenaar));
+    const team = () => rawMcp(new URL("/mcp", base), { method: "tools/call", params: { name: "team", arguments: { org_id: w.org } } },
+      { token: tokens.access_token });
+    assert.equal((await team()).status, 200);
+    await page.goto(`${base}/app/integraties#assistenten`);
+    await shot(page, "ai-assistenten");
+    await page.getByRole("button", { name: "Handmatig ontkoppelen" }).click();
+    await page.waitForURL(/gedaan=assistent/);
+    assert.equal((await team()).status, 401);
+  });
+
   it("a session after sign-out no longer counts", async () => {
     const stale = await cookieHeader(owner);
     await page.goto(`${base}/app/account`);
