@@ -94,7 +94,8 @@ select is(beheer.app_aanmelden_geblokkeerd('raden@nergens.test'), false, 'fiftee
 -- Sessions that ended more than a day ago are removed at the next sign-in in the organisation.
 select set_config('koers.nu', '2026-05-16T09:00:00Z', true);
 select beheer.app_sessie_maken(:'alfa', :'eigenaar', pg_temp.h('s9'));
-select is((select count(*)::int from app_private.app_sessies where org_id = :'alfa'), 1, 'ended sessions are cleared away');
+select is((select count(*)::int from app_private.app_sessies where org_id = :'alfa' and user_id in (:'eigenaar', :'admin')), 1,
+  'ended sessions are cleared away');
 
 -- The address the refusals name.
 select set_config('koers.publieke_url', 'https://koers.example.com', true);
