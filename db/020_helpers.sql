@@ -170,3 +170,15 @@ begin
   return jsonb_build_object('_afgekapt', left(tekst, _max));
 end
 $$;
+
+-- Koers's public address followed by a path: where the refusals of both doors send people. The
+-- setting koers.publieke_url comes from KOERS_PUBLIC_URL (src/db/connection.ts); without it, the
+-- address the service last started on (app_private.instellingen); else the path alone. Called
+-- by security-definer functions (app_hidden.aanroep_begin), which may read app_private.
+create function app_hidden.app_adres(_pad text) returns text
+language plpgsql stable set search_path = '' as $$
+begin
+  return coalesce(nullif(current_setting('koers.publieke_url', true), ''),
+                  (select i.waarde from app_private.instellingen i where i.sleutel = 'dienst_adres'), '') || _pad;
+end
+$$;

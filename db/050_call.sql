@@ -149,10 +149,12 @@ begin
     parameter := 'org_id';
   elsif not coalesce(c.aan, false) then
     weigering := 'koppeling_uit';
-    bericht := 'De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan onder Integraties.';
+    bericht := format('De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan op %s.',
+                      app_hidden.app_adres('/app/integraties'));
   elsif not c.vrijgegeven then
     weigering := 'onderdeel_uit';
-    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', c.sectie);
+    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij op %s.', c.sectie,
+                      app_hidden.app_adres('/app/integraties'));
   elsif c.module_uit or c.recht = 'geen' then
     weigering := 'rol_mag_niet';
     bericht := format('Met de rol %s mag je %s niet gebruiken.', c.rol, c.naam);

@@ -358,12 +358,13 @@ $$;
 
 -- Coaching and strategy ------------------------------------------------------------------------
 
--- The coach reviews a concept note and establishes it; from then on the client sees it.
-create function beheer.sessienotitie_vaststellen(_org uuid, _id uuid) returns jsonb
+-- The coach reviews a concept note and establishes it; from then on the client sees it. _user:
+-- the coach, named in the log (the pages, /app/sessienotities); the CLI acts as the app.
+create function beheer.sessienotitie_vaststellen(_org uuid, _id uuid, _user text default null) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare n app.sessienotities;
 begin
-  perform beheer.namens(_org, null, 'sessienotitie_vaststellen', jsonb_build_object('id', _id));
+  perform beheer.namens(_org, _user, 'sessienotitie_vaststellen', jsonb_build_object('id', _id));
   select * into n from app.sessienotities x where x.org_id = _org and x.id = _id for update;
   if n.id is null then
     perform app_hidden.ongeldig('id', format('Sessienotitie %s bestaat niet.', _id));
