@@ -44,7 +44,8 @@ create function api.team(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 begin
   return (
-  with org as (select exists (select 1 from app_hidden.def_teams) as heeft_teams),
+  -- Materialized: heeft_teams is read twice, and is worked out once.
+  with org as materialized (select exists (select 1 from app.teams) as heeft_teams),
   leden as (select * from app_hidden.def_leden l where l.actief),
   rollen as (select * from app_hidden.def_rollen),
   processen as (select * from app_hidden.def_processen)
