@@ -12,7 +12,7 @@ $$;
 -- caller reads them (RLS), naming people through app_hidden.def_personen.
 create view app_hidden.def_leden with (security_invoker = true) as
   select l.org_id, l.user_id, p.naam, l.rol, l.functietitel, l.actief, l.team_id, t.naam as team_naam,
-         l.aangemaakt_op
+         l.aangemaakt_op, l.bijgewerkt_op
   from app.lidmaatschappen l
   join app_hidden.def_personen p on p.org_id = l.org_id and p.user_id = l.user_id
   left join app.teams t on t.org_id = l.org_id and t.id = l.team_id;
