@@ -1,7 +1,7 @@
 -- A person as every answer names one, {user_id, naam}, from a definition's <key>_user_id and
 -- <key>_naam (app_hidden.def_personen): null for nobody, or for someone who is no member of the
--- organisation. Inlined where it is used: stable as jsonb_build_object is (an immutable function
--- whose body is not is not inlined).
+-- organisation. Inlined where it is used: stable, as jsonb_build_object is (a function declared
+-- immutable around a stable body is not inlined, but called once per row).
 create function app_hidden.persoon_weergave(_user_id uuid, _naam text) returns jsonb
 language sql stable parallel safe as $$
   select case when _naam is not null then jsonb_build_object('user_id', _user_id, 'naam', _naam) end
