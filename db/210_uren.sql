@@ -6,9 +6,10 @@
 -- Holds the hours of tasks and private projects the caller may not see row by row; which hours
 -- follows the right on uren ('alles': everyone's, else only their own), as the policy on app.uren
 -- does. Owned by koers_definer, so it reads app.uren and app.taken whole and fences itself on the
--- caller (each helper once per statement). The one definition of the hours figures.
+-- caller (each helper once per statement). It names no task: one the caller may not see stays
+-- unnamed, as in the answer. The one definition of the hours figures.
 create view app_hidden.def_uren as
-  select u.org_id, u.id, u.user_id as persoon_user_id, p.naam as persoon_naam, u.datum, u.uren, u.taak_id,
+  select u.org_id, u.id, u.user_id as persoon_user_id, p.naam as persoon_naam, u.datum, u.uren,
          coalesce(t.prioriteit_id, u.prioriteit_id) as prioriteit_id, coalesce(t.project_id, u.project_id) as project_id
   from app.uren u
   left join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
