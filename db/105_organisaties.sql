@@ -1,6 +1,6 @@
 -- organisaties (AI connection only): where the signed-in person can use the assistant. The one
 -- operation that answers about more than the caller's organisation: it lists the caller's own
--- memberships, found by the caller's user id (app_hidden.beller), never by an argument.
+-- memberships, found by the caller's user id (app_hidden.huidige_gebruiker), never by an argument.
 -- Record: org_id, naam, rol, onderdelen (the released sections, in the order of the value
 -- list), alleen_lezen (the AI door is read only there, so writes are refused).
 -- Definition (docs/definitions.md): the organisations where the caller can use the assistant, one

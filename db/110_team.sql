@@ -1,7 +1,7 @@
 -- A person as every answer names one, {user_id, naam}, from a definition's <key>_user_id and
 -- <key>_naam (app_hidden.def_personen): null for nobody, or for someone who is no member of the
--- organisation. Inlined where it is used: stable as jsonb_build_object is (an immutable function
--- whose body is not is not inlined).
+-- organisation. Inlined where it is used: stable, as jsonb_build_object is (a function declared
+-- immutable around a stable body is not inlined, but called once per row).
 create function app_hidden.persoon_weergave(_user_id uuid, _naam text) returns jsonb
 language sql stable parallel safe as $$
   select case when _naam is not null then jsonb_build_object('user_id', _user_id, 'naam', _naam) end
@@ -12,7 +12,7 @@ $$;
 -- caller reads them (RLS), naming people through app_hidden.def_personen.
 create view app_hidden.def_leden with (security_invoker = true) as
   select l.org_id, l.user_id, p.naam, l.rol, l.functietitel, l.actief, l.team_id, t.naam as team_naam,
-         l.aangemaakt_op
+         l.aangemaakt_op, l.bijgewerkt_op
   from app.lidmaatschappen l
   join app_hidden.def_personen p on p.org_id = l.org_id and p.user_id = l.user_id
   left join app.teams t on t.org_id = l.org_id and t.id = l.team_id;
@@ -44,7 +44,8 @@ create function api.team(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 begin
   return (
-  with org as (select exists (select 1 from app_hidden.def_teams) as heeft_teams),
+  -- Materialized: heeft_teams is read twice, and is worked out once.
+  with org as materialized (select exists (select 1 from app.teams) as heeft_teams),
   leden as (select * from app_hidden.def_leden l where l.actief),
   rollen as (select * from app_hidden.def_rollen),
   processen as (select * from app_hidden.def_processen)

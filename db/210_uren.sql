@@ -6,9 +6,10 @@
 -- Holds the hours of tasks and private projects the caller may not see row by row; which hours
 -- follows the right on uren ('alles': everyone's, else only their own), as the policy on app.uren
 -- does. Owned by koers_definer, so it reads app.uren and app.taken whole and fences itself on the
--- caller (each helper once per statement). The one definition of the hours figures.
+-- caller (each helper once per statement). It names no task: one the caller may not see stays
+-- unnamed, as in the answer. The one definition of the hours figures.
 create view app_hidden.def_uren as
-  select u.org_id, u.id, u.user_id as persoon_user_id, p.naam as persoon_naam, u.datum, u.uren, u.taak_id,
+  select u.org_id, u.id, u.user_id as persoon_user_id, p.naam as persoon_naam, u.datum, u.uren,
          coalesce(t.prioriteit_id, u.prioriteit_id) as prioriteit_id, coalesce(t.project_id, u.project_id) as project_id
   from app.uren u
   left join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
@@ -52,6 +53,29 @@ begin
       where (wie is null and l.actief) or l.user_id = wie
       union
       select v.wie from v
+    ),
+    -- Per person in one pass each (not a look-up in v per person): the hours, the loose ones,
+    -- per priority, and per project. Materialized: the planner, guessing one row of v, would
+    -- otherwise work each out again for every person.
+    som as materialized (
+      select v.wie, sum(v.aantal) as uren,
+             sum(v.aantal) filter (where v.prioriteit is null and v.project is null) as los
+      from v group by v.wie
+    ),
+    per_prioriteit as materialized (
+      select v.wie, jsonb_agg(jsonb_build_object('id', pr.id, 'titel', pr.titel, 'uren', v.aantal)
+                              order by v.aantal desc, pr.titel, pr.id) as lijst
+      from v join app.prioriteiten pr on pr.org_id = org and pr.id = v.prioriteit
+      group by v.wie
+    ),
+    -- A private project the caller does not work on counts, without its name.
+    per_project as materialized (
+      select v.wie, jsonb_agg(jsonb_build_object('id', pj.id, 'titel', pj.titel, 'uren', v.uren)
+                                || case when pj.id is null then '{"besloten": true}'::jsonb else '{}' end
+                              order by pj.id is null, v.uren desc, pj.titel, pj.id) as lijst
+      from (select v.wie, v.project, sum(v.aantal) as uren from v where v.project is not null group by 1, 2) v
+      left join app.projecten pj on pj.org_id = org and pj.id = v.project
+      group by v.wie
     )
     select jsonb_build_object('van', van, 'tot', tot, 'alleen_eigen', alleen_eigen)
       || case when alleen_eigen then jsonb_build_object('toelichting', 'Je ziet alleen je eigen uren.') else '{}' end
@@ -59,23 +83,15 @@ begin
         'totaal', coalesce((select sum(v.aantal) from v), 0),
         'personen', coalesce(jsonb_agg(jsonb_build_object(
           'persoon', app_hidden.persoon_weergave(a.user_id, a.naam),
-          'uren', coalesce((select sum(v.aantal) from v where v.wie = x.user_id), 0),
-          'per_prioriteit', coalesce((
-            select jsonb_agg(jsonb_build_object('id', pr.id, 'titel', pr.titel, 'uren', v.aantal) order by v.aantal desc, pr.titel, pr.id)
-            from v join app.prioriteiten pr on pr.org_id = org and pr.id = v.prioriteit
-            where v.wie = x.user_id), '[]'),
-          -- A private project the caller does not work on counts, without its name.
-          'per_project', coalesce((
-            select jsonb_agg(jsonb_build_object('id', pj.id, 'titel', pj.titel, 'uren', v.uren)
-                               || case when pj.id is null then '{"besloten": true}'::jsonb else '{}' end
-                             order by pj.id is null, v.uren desc, pj.titel, pj.id)
-            from (select v.project, sum(v.aantal) as uren from v where v.wie = x.user_id and v.project is not null
-                  group by 1) v
-            left join app.projecten pj on pj.org_id = org and pj.id = v.project), '[]'),
-          'losse_taken', coalesce((select sum(v.aantal) from v
-                                   where v.wie = x.user_id and v.prioriteit is null and v.project is null), 0))
+          'uren', coalesce(s.uren, 0),
+          'per_prioriteit', coalesce(pp.lijst, '[]'),
+          'per_project', coalesce(pj.lijst, '[]'),
+          'losse_taken', coalesce(s.los, 0))
           order by a.naam, x.user_id), '[]'))
-    from personen x join app_hidden.def_personen a on a.user_id = x.user_id);
+    from personen x join app_hidden.def_personen a on a.user_id = x.user_id
+    left join som s on s.wie = x.user_id
+    left join per_prioriteit pp on pp.wie = x.user_id
+    left join per_project pj on pj.wie = x.user_id);
 end
 $$;
 
