@@ -283,6 +283,11 @@ describe("the owner's Integrations page", () => {
     await page.getByRole("button", { name: "Boekhouding aanzetten" }).click();
     await page.waitForURL(/gedaan=webhook_aan/);
     assert.equal((await db.sql`select aan from app_private.webhooks where org_id = ${w.org} and naam = 'Boekhouding'`)[0]!.aan, true);
+    const log = await db.sql`select distinct operatie, user_id from app_private.aanroepen
+      where org_id = ${w.org} and operatie in ('webhook_maken', 'webhook_testen', 'webhook_opnieuw', 'webhook_uit', 'webhook_aan')
+      order by operatie`;
+    assert.deepEqual(log.map((r) => [r.operatie, r.user_id]), ["webhook_aan", "webhook_maken", "webhook_opnieuw", "webhook_testen", "webhook_uit"]
+      .map((o) => [o, w.members.eigenaar.user_id]), "every webhook action names the owner in the log");
   });
 
   it("lists the owner's AI assistants and disconnects one: its token stops working at once", async () => {

@@ -268,14 +268,14 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     });
   };
   webhookAction("/app/integraties/webhooks/zetten", "webhook_zetten",
-    (tx, _s, id, f) => tx`select beheer.webhook_zetten(${id}, ${text(f, "aan") === "ja"})`,
+    (tx, s, id, f) => tx`select beheer.webhook_zetten(${id}, ${text(f, "aan") === "ja"}, ${s.user_id})`,
     (f) => `/app/integraties?gedaan=${text(f, "aan") === "ja" ? "webhook_aan" : "webhook_uit"}`);
   webhookAction("/app/integraties/webhooks/testen", "webhook_testen",
-    (tx, _s, id) => tx`select beheer.webhook_testen(${id})`, () => "/app/integraties?gedaan=getest");
-  webhookAction("/app/integraties/webhooks/opnieuw", "webhook_opnieuw", async (tx, _s, id, f) => {
+    (tx, s, id) => tx`select beheer.webhook_testen(${id}, ${s.user_id})`, () => "/app/integraties?gedaan=getest");
+  webhookAction("/app/integraties/webhooks/opnieuw", "webhook_opnieuw", async (tx, s, id, f) => {
     const bericht = text(f, "bericht", 100);
     if (!UUID.test(bericht)) await tx`select app_hidden.ongeldig('bericht', 'Onbekend bericht.')`;
-    await tx`select beheer.webhook_opnieuw(${id}, ${bericht})`;
+    await tx`select beheer.webhook_opnieuw(${id}, ${bericht}, ${s.user_id})`;
   }, (f) => `/app/integraties/webhooks/${encodeURIComponent(text(f, "id", 100))}?gedaan=opnieuw`);
 
   scope.get("/app/integraties/webhooks/:id", async (req, reply) => {
