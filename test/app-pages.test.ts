@@ -290,6 +290,13 @@ describe("the owner's Integrations page", () => {
       .map((o) => [o, w.members.eigenaar.user_id]), "every webhook action names the owner in the log");
   });
 
+  it("shows the owner's notifications", async () => {
+    await db.sql`insert into app.meldingen (org_id, user_id, tekst)
+                 values (${w.org}, ${w.members.eigenaar.user_id}, 'Webhook Boekhouding is uitgezet na 15 mislukte afleveringen op rij.')`;
+    await page.goto(`${base}/app/integraties?gedaan=`);
+    await page.getByRole("cell", { name: "Webhook Boekhouding is uitgezet na 15 mislukte afleveringen op rij." }).waitFor();
+  });
+
   it("lists the owner's AI assistants and disconnects one: its token stops working at once", async () => {
     const tokens = await signInByHand(base, await email(db.sql, w.members.eigenaar));
     const team = () => rawMcp(new URL("/mcp", base), { method: "tools/call", params: { name: "team", arguments: { org_id: w.org } } },
