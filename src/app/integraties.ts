@@ -10,8 +10,8 @@ import { randomSecret, sha256 } from "../oauth/tokens.ts";
 import { AddressRefused, addressPolicy, checkWebhookUrl, resolveChecked } from "../webhooks/address.ts";
 import { createSigningSecret } from "../webhooks/signature.ts";
 import { escape, form, moment, notice, page, secret, table } from "./html.ts";
-import { act, logRefusal, many, sendPage, UUID, type AppOptions, type Session } from "./session.ts";
-import { text, type Form, type Gate } from "./routes.ts";
+import { act, logRefusal, many, redirect, rows, sendPage, text, UUID, type AppOptions, type Form, type Gate,
+  type Session } from "./session.ts";
 
 const OWNER = ["eigenaar"] as const;
 const DOOR_NAMES: Record<string, string> = { rest: "REST API", mcp: "AI-koppeling (MCP)", warehouse: "Warehouse" };
@@ -24,8 +24,6 @@ const DONE: Record<string, string> = {
   opnieuw: "Het bericht wordt opnieuw verstuurd.", assistent: "De assistent is ontkoppeld.",
 };
 
-const rows = async (_sql: Sql, q: PromiseLike<readonly unknown[]>) => (await q as unknown as { r: any }[]).map((x) => x.r);
-
 /** Takes the form's one-time token (a random 256-bit value the page made), or refuses. */
 async function useForm(tx: Sql, s: Session, f: Form): Promise<void> {
   const token = text(f, "eenmalig", 100);
@@ -33,10 +31,6 @@ async function useForm(tx: Sql, s: Session, f: Form): Promise<void> {
     await tx`select app_hidden.ongeldig('eenmalig', 'Dit formulier mist zijn eenmalige code; open de pagina opnieuw.')`;
   }
   await tx`select beheer.app_formulier_gebruiken(${s.org_id}, ${s.sessie_id}, ${sha256(token)})`;
-}
-
-function redirect(reply: FastifyReply, location: string) {
-  return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
 }
 
 /** The field that asks for the password again, when the sign-in is older than ten minutes. */
@@ -48,14 +42,14 @@ function passwordAgain(s: Session): string {
 export async function registerIntegraties(scope: FastifyInstance, sql: Sql, gate: Gate, _options: AppOptions): Promise<void> {
   const render = async (s: Session, query: Record<string, string>, extra: { fout?: string; gedaan?: string; geheim?: string } = {}) => {
     const [koppelingen, secties, sleutels, webhooks, soorten, verbindingen, meldingen, leden] = await Promise.all([
-      rows(sql, sql`select r from beheer.app_koppelingen(${s.org_id}) r`),
-      rows(sql, sql`select r from beheer.app_secties(${s.org_id}) r`),
-      rows(sql, sql`select r from beheer.app_sleutels(${s.org_id}) r`),
-      rows(sql, sql`select r from beheer.webhooks(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_koppelingen(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_secties(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_sleutels(${s.org_id}) r`),
+      rows(sql`select r from beheer.webhooks(${s.org_id}) r`),
       sql`select app_hidden.webhook_soorten() as r`.then((x) => x[0]!.r as string[]),
-      rows(sql, sql`select r from beheer.app_verbindingen(${s.user_id}) r`),
-      rows(sql, sql`select r from beheer.meldingen(${s.org_id}, ${s.user_id}, 20) r`),
-      rows(sql, sql`select r from beheer.leden(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_verbindingen(${s.user_id}) r`),
+      rows(sql`select r from beheer.meldingen(${s.org_id}, ${s.user_id}, 20) r`),
+      rows(sql`select r from beheer.leden(${s.org_id}) r`),
     ]);
     const filter = Object.fromEntries(["door", "operatie", "status", "user_id", "van", "tot", "verzoek_id"]
       .map((k) => [k, (query[k] ?? "").slice(0, 200)]).filter(([, v]) => v !== ""));
@@ -63,7 +57,7 @@ export async function registerIntegraties(scope: FastifyInstance, sql: Sql, gate
     let log: any[] = [];
     let logFout: string | undefined;
     try {
-      log = await rows(sql, sql`select r from beheer.app_log(${s.org_id}, ${sql.json(filter)}, ${LOG_PAGE + 1}, ${(pagina - 1) * LOG_PAGE}) r`);
+      log = await rows(sql`select r from beheer.app_log(${s.org_id}, ${sql.json(filter)}, ${LOG_PAGE + 1}, ${(pagina - 1) * LOG_PAGE}) r`);
     } catch (e) {
       if ((e as { code?: string }).code !== "KOERS") throw e;
       logFout = (e as Error).message;
@@ -282,10 +276,10 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     const s = await gate.get(req, reply, OWNER, "webhook_afleveringen");
     if (!s) return reply;
     const id = (req.params as { id: string }).id;
-    const [w] = UUID.test(id) ? await rows(sql, sql`select r from beheer.webhooks(${s.org_id}) r where r ->> 'id' = ${id}`) : [];
+    const [w] = UUID.test(id) ? await rows(sql`select r from beheer.webhooks(${s.org_id}) r where r ->> 'id' = ${id}`) : [];
     if (!w) return sendPage(reply, 404, page("Webhook niet gevonden", `<p>Deze webhook bestaat niet in ${escape(s.org_naam)}.</p>
 <p><a href="/app/integraties#webhooks">Terug naar Integraties</a></p>`, s));
-    const log = await rows(sql, sql`select r from beheer.webhook_afleveringslog(${id}, 100) r`);
+    const log = await rows(sql`select r from beheer.webhook_afleveringslog(${id}, 100) r`);
     const q = req.query as Record<string, string>;
     return sendPage(reply, 200, page(`Afleveringen van ${w.naam}`, `${notice({ gedaan: DONE[q.gedaan ?? ""] })}
 <p><a href="/app/integraties#webhooks">Terug naar Integraties</a></p>

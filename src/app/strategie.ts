@@ -1,20 +1,13 @@
 // /app/strategie (owner, admin, MT): open strategy proposals with the text now and the text
 // proposed per field; approve or reject (beheer.strategie_beoordelen). /app/sessienotities
 // (coach): the coach's concept notes; establish one (beheer.sessienotitie_vaststellen).
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Sql } from "../db/connection.ts";
 import { escape, form, moment, notice, page, table } from "./html.ts";
-import { act, sendPage, UUID, type Session } from "./session.ts";
-import { text, type Gate } from "./routes.ts";
+import { act, redirect, rows, sendPage, text, UUID, type Gate, type Session } from "./session.ts";
 
 const STRATEGY = ["eigenaar", "admin", "mt"] as const;
 const COACH = ["coach"] as const;
-
-const rows = async (q: PromiseLike<readonly unknown[]>) => (await q as unknown as { r: any }[]).map((x) => x.r);
-
-function redirect(reply: FastifyReply, location: string) {
-  return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
-}
 
 export async function registerStrategie(scope: FastifyInstance, sql: Sql, gate: Gate): Promise<void> {
   const strategyPage = async (s: Session, extra: { fout?: string; gedaan?: string } = {}) => {
