@@ -438,6 +438,16 @@ describe("other people on the pages", () => {
     assert.deepEqual({ ...s }, { org_id: other.org, rol: "eigenaar" });
   });
 
+  it("a post the pages cannot read answers a 4xx page, never 500", async () => {
+    const json = await fetch(`${base}/app/aanmelden`, { method: "POST", headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ email: "x@y.test", wachtwoord: "z" }) });
+    assert.equal(json.status, 415);
+    assert.match(await json.text(), /niet goed verstuurd/);
+    const big = await fetch(`${base}/app/aanmelden`, { method: "POST", body: `email=${"a".repeat(70 * 1024)}`,
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base } });
+    assert.equal(big.status, 413);
+  });
+
   it("ten wrong passwords for an address block its sign-in for a while", async () => {
     const attempt = (wachtwoord: string) => fetch(`${base}/app/aanmelden`, { method: "POST", redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
