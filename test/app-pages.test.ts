@@ -232,6 +232,16 @@ describe("the owner's Integrations page", () => {
     await page.getByRole("button", { name: "Log filteren" }).click();
     await page.waitForURL(/status=400/);
     assert.equal(await rows.count(), 2, "the refused posts (again, and without the token) are in the log too");
+    // Paging: 60 calls of one request id are 50 on the first page and 10 on the next.
+    await db.sql`insert into app_private.aanroepen (org_id, xid, door, operatie, status, verzoek_id)
+                 select ${w.org}, '1'::xid8, 'rest', 'team', 200, 'veel-verzoeken' from generate_series(1, 60)`;
+    await page.goto(`${base}/app/integraties?verzoek_id=veel-verzoeken`);
+    assert.equal(await rows.count(), 50);
+    await page.getByRole("link", { name: "Volgende pagina" }).click();
+    await page.waitForURL(/pagina=2/);
+    assert.equal(await rows.count(), 10);
+    assert.equal(await page.getByRole("link", { name: "Volgende pagina" }).count(), 0);
+    await page.getByRole("link", { name: "Vorige pagina" }).waitFor();
     const bad = await page.goto(`${base}/app/integraties?van=gisteren#aanroeplog`);
     assert.equal(bad!.status(), 400, "a filter that is no date is refused");
     await page.getByRole("alert").filter({ hasText: "van" }).waitFor();
