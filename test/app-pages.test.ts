@@ -502,6 +502,10 @@ describe("the service as src/server.ts starts it, behind https (KOERS_PUBLIC_URL
         headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://koers.example.com" },
         body: new URLSearchParams({ email: await email(db.sql, w.members.eigenaar), wachtwoord: PASSWORD }) });
       assert.equal(signedIn.status, 303);
+      const plain = await fetch(`${address}/app/aanmelden`, { method: "POST", redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://koers.example.com" },
+        body: new URLSearchParams({ email: await email(db.sql, w.members.eigenaar), wachtwoord: PASSWORD }) });
+      assert.equal(plain.status, 403, "a plain-http page in front of an https Koers may not post");
       assert.match(signedIn.headers.get("set-cookie") ?? "", /^__Host-koers_app=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
       await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', false, false)`;
       const off = await request(address, "GET", "/api/v1/team", { apiKey: w.members.eigenaar.apiKey, query: { org_id: w.org } });

@@ -63,7 +63,10 @@ export async function currentSession(sql: Sql, req: FastifyRequest, options: App
  */
 export function forgedPost(req: FastifyRequest, session: Session | null, options: AppOptions, body: Record<string, string>): string | null {
   const origin = req.headers.origin;
-  const own = new Set([new URL(options.publicUrl()).origin, `http://${req.headers.host}`, `https://${req.headers.host}`]);
+  // Koers's public address, or the address the browser used with its scheme (localhost for
+  // 127.0.0.1 on this machine): never a plain-http page in front of an https Koers.
+  const publicUrl = new URL(options.publicUrl());
+  const own = new Set([publicUrl.origin, `${publicUrl.protocol}//${req.headers.host}`]);
   if (origin !== undefined && !own.has(origin)) return "herkomst";
   const site = req.headers["sec-fetch-site"];
   if (site !== undefined && site !== "same-origin" && site !== "none") return "herkomst";
