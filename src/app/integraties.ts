@@ -84,8 +84,8 @@ ${secties.map((x) => `<label><input type="checkbox" name="sectie" value="${escap
 <section aria-labelledby="sleutels"><h2 id="sleutels">API-sleutels</h2>
 ${form(s, "/app/integraties/sleutels", `${eenmalig()}${passwordAgain(s)}<button type="submit">Nieuwe API-sleutel maken</button>`)}
 ${table("API-sleutels van deze organisatie", ["Sleutel", "Lid", "Gemaakt", "Laatst gebruikt", "Status", ""], sleutels.map((k) => [
-    `<code>${escape(k.hint)}</code>`, escape(k.naam), escape(moment(k.aangemaakt_op)), escape(moment(k.laatst_gebruikt_op) || "nooit"),
-    k.ingetrokken_op ? `ingetrokken ${escape(moment(k.ingetrokken_op))}` : "geldig",
+    `<code>${escape(k.hint)}</code>`, escape(k.naam), escape(moment(k.aangemaakt_op, s.tijdzone)), escape(moment(k.laatst_gebruikt_op, s.tijdzone) || "nooit"),
+    k.ingetrokken_op ? `ingetrokken ${escape(moment(k.ingetrokken_op, s.tijdzone))}` : "geldig",
     k.ingetrokken_op ? "" : form(s, "/app/integraties/sleutels/intrekken", `<input type="hidden" name="key_id" value="${escape(k.key_id)}">
 <button type="submit">Sleutel ${escape(k.hint)} intrekken</button>`)]), "Er zijn nog geen API-sleutels.")}
 </section>
@@ -98,7 +98,7 @@ ${soorten.map((g) => `<label><input type="checkbox" name="gebeurtenissen" value=
 </fieldset>${passwordAgain(s)}
 <button type="submit">Webhook maken</button></fieldset>`)}
 ${table("Webhooks", ["Naam", "Adres", "Gebeurtenissen", "Staat", "Mislukt op rij", ""], webhooks.map((w) => [
-    escape(w.naam), `<code>${escape(w.url)}</code>`, escape(w.gebeurtenissen.join(", ")), w.aan ? "aan" : `uit${w.uitgezet_op ? ` sinds ${escape(moment(w.uitgezet_op))}` : ""}`,
+    escape(w.naam), `<code>${escape(w.url)}</code>`, escape(w.gebeurtenissen.join(", ")), w.aan ? "aan" : `uit${w.uitgezet_op ? ` sinds ${escape(moment(w.uitgezet_op, s.tijdzone))}` : ""}`,
     String(w.opeenvolgende_fouten),
     `<a href="/app/integraties/webhooks/${escape(w.id)}">Afleveringen van ${escape(w.naam)}</a>
 ${form(s, "/app/integraties/webhooks/testen", `<input type="hidden" name="id" value="${escape(w.id)}"><button type="submit">Testbericht naar ${escape(w.naam)}</button>`)}
@@ -107,12 +107,12 @@ ${form(s, "/app/integraties/webhooks/zetten", `<input type="hidden" name="id" va
 </section>
 <section aria-labelledby="assistenten"><h2 id="assistenten">Jouw AI-assistenten</h2>
 ${table("Assistenten verbonden met jouw account", ["Assistent", "Verbonden", "Vernieuwd", ""], verbindingen.map((v) => [
-    escape(v.assistent), escape(moment(v.aangemaakt_op)), escape(moment(v.vernieuwd_op)),
+    escape(v.assistent), escape(moment(v.aangemaakt_op, s.tijdzone)), escape(moment(v.vernieuwd_op, s.tijdzone)),
     form(s, "/app/integraties/assistenten/intrekken", `<input type="hidden" name="id" value="${escape(v.id)}"><button type="submit">${escape(v.assistent)} ontkoppelen</button>`)]),
     "Er is geen assistent met jouw account verbonden.")}
 </section>
 <section aria-labelledby="meldingen"><h2 id="meldingen">Meldingen</h2>
-${table("Meldingen", ["Wanneer", "Melding"], meldingen.map((m) => [escape(moment(m.tijdstip)), escape(m.tekst)]), "Er zijn geen meldingen.")}
+${table("Meldingen", ["Wanneer", "Melding"], meldingen.map((m) => [escape(moment(m.tijdstip, s.tijdzone)), escape(m.tekst)]), "Er zijn geen meldingen.")}
 </section>
 <section aria-labelledby="aanroeplog"><h2 id="aanroeplog">Aanroeplog</h2>
 <form method="get" action="/app/integraties#aanroeplog"><fieldset><legend>Filters</legend>
@@ -128,7 +128,7 @@ ${table("Meldingen", ["Wanneer", "Melding"], meldingen.map((m) => [escape(moment
 <button type="submit">Log filteren</button></fieldset></form>
 ${notice({ fout: logFout })}
 ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "Status", "Fout", "Duur (ms)", "Verzoek-id"], log.map((a) => [
-    escape(moment(a.tijdstip)), escape(a.door), escape(a.operatie), escape(a.naam ?? ""), escape(a.status), escape(a.fout_code ?? ""),
+    escape(moment(a.tijdstip, s.tijdzone)), escape(a.door), escape(a.operatie), escape(a.naam ?? ""), escape(a.status), escape(a.fout_code ?? ""),
     escape(a.duur_ms ?? ""), `<code>${escape(a.verzoek_id ?? "")}</code>`]), "Geen aanroepen gevonden.")}
 <p>${pagina > 1 ? `<a href="${escape(link(pagina - 1))}">Vorige pagina</a> ` : ""}${more ? `<a href="${escape(link(pagina + 1))}">Volgende pagina</a>` : ""}</p>
 </section>`;
@@ -285,10 +285,10 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
 <p><a href="/app/integraties#webhooks">Terug naar Integraties</a></p>
 <p>Adres <code>${escape(w.url)}</code>; ${w.aan ? "aan" : "uit"}; ${escape(w.opeenvolgende_fouten)} mislukt op rij.</p>
 ${table("Afleveringen, nieuwste eerst", ["Tijdstip", "Gebeurtenis", "Poging", "Status", "Duur (ms)", "Fout", "Volgende poging", "Bericht", ""], log.map((a) => [
-      escape(moment(a.tijdstip)), escape(a.gebeurtenis), escape(a.poging), escape(a.status_code ?? (a.onderweg ? "onderweg" : "")),
-      escape(a.duur_ms ?? ""), escape(a.fout ?? ""), escape(moment(a.volgende_poging_op)), escape(a.bericht_status),
+      escape(moment(a.tijdstip, s.tijdzone)), escape(a.gebeurtenis), escape(a.poging), escape(a.status_code ?? (a.onderweg ? "onderweg" : "")),
+      escape(a.duur_ms ?? ""), escape(a.fout ?? ""), escape(moment(a.volgende_poging_op, s.tijdzone)), escape(a.bericht_status),
       form(s, "/app/integraties/webhooks/opnieuw", `<input type="hidden" name="id" value="${escape(id)}">
-<input type="hidden" name="bericht" value="${escape(a.bericht_id)}"><button type="submit">${escape(a.gebeurtenis)} van ${escape(moment(a.tijdstip))} opnieuw versturen</button>`)]),
+<input type="hidden" name="bericht" value="${escape(a.bericht_id)}"><button type="submit">${escape(a.gebeurtenis)} van ${escape(moment(a.tijdstip, s.tijdzone))} opnieuw versturen</button>`)]),
       "Nog geen afleveringen.")}`, s));
   });
 

@@ -11,6 +11,8 @@ import { randomSecret, sha256 } from "../oauth/tokens.ts";
 
 export interface Session {
   sessie_id: string; org_id: string; org_naam: string; user_id: string; naam: string; email: string; rol: string;
+  /** The organisation's time zone, in which the pages show moments. */
+  tijdzone: string;
   /** The password was given within 10 minutes: a new secret may be shown without asking again. */
   wachtwoord_vers: boolean;
   csrf: string;

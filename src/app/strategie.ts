@@ -13,7 +13,7 @@ export async function registerStrategie(scope: FastifyInstance, sql: Sql, gate: 
   const strategyPage = async (s: Session, extra: { fout?: string; gedaan?: string } = {}) => {
     const voorstellen = await rows(sql`select r from beheer.app_strategievoorstellen(${s.org_id}) r`);
     const body = voorstellen.length ? voorstellen.map((v, i) => `<section aria-labelledby="voorstel-${i}">
-<h2 id="voorstel-${i}">Voorstel van ${escape(v.ingediend_door)}, ${escape(moment(v.ingediend_op))}</h2>
+<h2 id="voorstel-${i}">Voorstel van ${escape(v.ingediend_door)}, ${escape(moment(v.ingediend_op, s.tijdzone))}</h2>
 ${table("Velden", ["Veld", "Nu", "Wordt"], v.velden.map((x: { veld: string; nu: string | null; wordt: string | null }) =>
       [escape(x.veld), escape(x.nu ?? "(leeg)"), escape(x.wordt ?? "(leeg)")]), "Dit voorstel wijzigt geen veld.")}
 ${form(s, "/app/strategie", `<input type="hidden" name="id" value="${escape(v.id)}">
