@@ -331,8 +331,20 @@ describe("the owner's Integrations page", () => {
     assert.deepEqual({ ...(await door("warehouse")) }, { aan: true, alleen_lezen: false });
 
     const before = await logins();
-    await page.getByLabel("Namens lid").selectOption(w.members.eigenaar.user_id);
-    await page.getByLabel(/Verbindingen tegelijk/).fill("2");
+    // As for a key: the sign-in is older than ten minutes, so the form asks for the password.
+    await db.sql`update app_private.app_sessies set wachtwoord_op = wachtwoord_op - interval '11 minutes' where org_id = ${w.org}`;
+    await page.goto(`${base}/app/integraties#warehouse`);
+    const create = page.locator('form[action="/app/integraties/warehouse"]');
+    await create.getByLabel("Namens lid").selectOption(w.members.eigenaar.user_id);
+    await create.getByLabel(/Verbindingen tegelijk/).fill("2");
+    const stale = await post(owner, "/app/integraties/warehouse", await formFields(page, "/app/integraties/warehouse"));
+    assert.equal(stale.status, 403, "no password, no login");
+    const badLimit = await post(owner, "/app/integraties/warehouse", { ...(await formFields(page, "/app/integraties/warehouse")),
+      wachtwoord: PASSWORD, limiet: "veel" });
+    assert.equal(badLimit.status, 400);
+    assert.match(badLimit.html, /De limiet is een geheel getal/);
+    assert.equal(await logins(), before);
+    await create.getByLabel(/Je wachtwoord/).fill(PASSWORD);
     const fields = await formFields(page, "/app/integraties/warehouse");
     await page.getByRole("button", { name: "Warehouse-login maken" }).click();
     const url = (await page.locator("#geheim").textContent())!.trim();
@@ -385,6 +397,7 @@ describe("the owner's Integrations page", () => {
     const logged = await db.sql`select operatie, status, user_id from app_private.aanroepen
                                 where org_id = ${w.org} and door = 'app' and operatie like 'warehouse%' order by tijdstip, id`;
     assert.deepEqual(logged.map((r) => [r.operatie, r.status, r.user_id]), [
+      ["warehouse_aanmaken", 400, w.members.eigenaar.user_id], ["warehouse_aanmaken", 400, w.members.eigenaar.user_id],
       ["warehouse_aanmaken", 200, w.members.eigenaar.user_id], ["warehouse_aanmaken", 400, w.members.eigenaar.user_id],
       ["warehouse_intrekken", 400, w.members.eigenaar.user_id], ["warehouse_intrekken", 200, w.members.eigenaar.user_id]],
     "every action is in the call log with door app, the refused ones too (the reload with its code's status, as for a key)");
