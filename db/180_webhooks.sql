@@ -157,6 +157,7 @@ language sql stable parallel safe as $$
 $$;
 
 -- What the app does (CLI): webhooks of an organisation, by their owner ----------------------
+-- (A webhook the CLI names by its id is found by beheer.webhook, 090_opzoeken.sql.)
 
 -- A webhook as the owner sees it: never its secret.
 create function beheer.webhook_weergave(w app_private.webhooks) returns jsonb
@@ -164,18 +165,6 @@ language sql stable as $$
   select jsonb_build_object('id', w.id, 'org_id', w.org_id, 'naam', w.naam, 'url', w.url,
     'gebeurtenissen', to_jsonb(w.gebeurtenissen), 'aan', w.aan, 'opeenvolgende_fouten', w.opeenvolgende_fouten,
     'uitgezet_op', w.uitgezet_op, 'aangemaakt_door', w.aangemaakt_door, 'aangemaakt_op', w.aangemaakt_op)
-$$;
-
-create function beheer.webhook(_id uuid) returns app_private.webhooks
-language plpgsql stable set search_path = '' as $$
-declare w app_private.webhooks;
-begin
-  select * into w from app_private.webhooks x where x.id = _id;
-  if not found then
-    perform app_hidden.ongeldig('id', format('Webhook %s bestaat niet.', _id));
-  end if;
-  return w;
-end
 $$;
 
 -- Only an owner creates webhooks (interface). Without _user the organisation's only owner
