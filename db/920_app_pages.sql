@@ -1,5 +1,5 @@
 -- The owner's pages (/app, src/app/): what they need that the CLI's functions (beheer.*,
--- 900_admin.sql, 910_app.sql, 180_webhooks.sql) do not give: sessions, the lists the pages
+-- 900_admin.sql, 905_app.sql, 180_webhooks.sql) do not give: sessions, the lists the pages
 -- show, and the fences a person's page needs (a key, webhook or AI connection of this
 -- organisation or person only). Called over the administrative connection like the rest of
 -- beheer; nothing here is granted to the doors. Every action is logged with door 'app'
@@ -135,24 +135,20 @@ returns void language sql volatile set search_path = '' as $$
          app_hidden.redigeren(coalesce(_parameters, '{}')), coalesce(app_hidden.fout_status(_fout_code), 400), _fout_code
 $$;
 
--- The doors an owner switches: the values the database allows in app.koppelingen.door, so a
--- door added by a migration appears on the page without a change here.
+-- The doors an owner switches: the value list door (src/choices.ts), in its order, so a door
+-- added there appears on the page without a change here.
 create function beheer.app_deuren() returns text[]
 language sql stable set search_path = '' as $$
-  select array(select distinct m[1] from pg_catalog.pg_constraint c,
-                 regexp_matches(pg_catalog.pg_get_constraintdef(c.oid), '''([^'']+)''', 'g') m
-               where c.conrelid = 'app.koppelingen'::regclass and c.contype = 'c'
-                 and pg_catalog.pg_get_constraintdef(c.oid) ~ '\mdoor\M'
-               order by 1)
+  select app_hidden.keuzes('door')
 $$;
 
 -- Every door with its switch (a door never switched is off).
 create function beheer.app_koppelingen(_org uuid) returns setof jsonb
 language sql stable set search_path = '' as $$
   select jsonb_build_object('door', d, 'aan', coalesce(k.aan, false), 'alleen_lezen', coalesce(k.alleen_lezen, false))
-  from unnest(beheer.app_deuren()) d
+  from unnest(beheer.app_deuren()) with ordinality d(d, n)
   left join app.koppelingen k on k.org_id = _org and k.door = d
-  order by array_position(array['rest', 'mcp'], d) nulls last, d
+  order by n
 $$;
 
 -- Every section with whether it is released.

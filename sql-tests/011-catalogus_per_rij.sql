@@ -5,17 +5,10 @@
 -- calls without inlining them are counted (pg_stat_xact_user_functions): a function called more
 -- often with more rows is called per row, and fails. The call machinery runs the same number of
 -- times whatever the rows. The diagnostics list what each operation and definition calls.
---
--- Operations that are not set-based yet are on the known-to-fix list (pg_temp.nog_per_rij): the
--- test prints it, and fails for one that no longer calls anything per row, so the list only
--- shrinks. Every other operation fails when it calls something per row.
+-- Every operation fails when it calls something per row.
 begin;
 set local track_functions = 'all';
 set local koers.nu = '2026-05-14T10:00:00+02:00';
-
-create function pg_temp.nog_per_rij() returns text[] language sql immutable as $$
-  select array['kpi_scorebord', 'prioriteiten', 'projecten', 'taak_geschiedenis', 'taken', 'weektaken', 'zoeken']
-$$;
 
 select tests.wereld('Per Rij BV') as org \gset
 insert into app_private.api_sleutels (org_id, user_id, hash, hint)
@@ -215,7 +208,6 @@ from (select soort, naam, format('%s x%s', functie, max(calls)) as f from gemete
       union all select distinct soort, naam, null from gemeten g
       where ronde = 2 and not exists (select from gemeten h where h.ronde = 2 and h.naam = g.naam and h.functie is not null)) x
 group by x.soort, x.naam order by x.soort, x.naam;
-select diag('Known to fix (operations that still call something per row): ' || array_to_string(pg_temp.nog_per_rij(), ', '));
 
 select set_eq($$select naam from app.operaties where not schrijft$$,
               $$select distinct naam from gemeten where soort = 'operatie'$$,
@@ -237,9 +229,7 @@ select cmp_ok((select t.calls - coalesce(c.calls, 0) from pg_temp.tellingen() t 
                where t.functie like 'app_hidden.persoon(%'),
               '>=', 11::bigint, 'a PL/pgSQL function called per row is counted once per row');
 
-select case when o.naam = any (pg_temp.nog_per_rij())
-            then ok(g.naam is not null, format('operation %s: still calls per row (known to fix; take it off the list once it does not)', o.naam))
-            else ok(g.naam is null, format('operation %s: no function called per row', o.naam)) end
+select ok(g.naam is null, format('operation %s: no function called per row', o.naam))
 from (select distinct naam from gemeten where soort = 'operatie') o
 left join groei g on g.soort = 'operatie' and g.naam = o.naam
 order by o.naam;
