@@ -131,15 +131,18 @@ begin
 end
 $$;
 
--- The delivery log of a webhook, newest first.
-create function beheer.webhook_afleveringen(_id uuid, _limiet integer default 50) returns setof jsonb
+-- The delivery log of a webhook, newest first; on a message's latest attempt, when it failed and
+-- the message still waits, when the next attempt is due.
+create function beheer.webhook_afleveringslog(_id uuid, _limiet integer default 50) returns setof jsonb
 language plpgsql stable set search_path = '' as $$
 declare w app_private.webhooks := beheer.webhook(_id);
 begin
   return query
     select jsonb_build_object('tijdstip', a.tijdstip, 'bericht_id', b.id, 'gebeurtenis', g.soort,
       'aflevering_id', a.id, 'poging', a.poging, 'status_code', a.status_code, 'duur_ms', round(a.duur_ms, 1),
-      'fout', a.fout, 'onderweg', a.werker_slot is not null, 'bericht_status', b.status)
+      'fout', a.fout, 'onderweg', a.werker_slot is not null, 'bericht_status', b.status,
+      'volgende_poging_op', case when b.status = 'wacht' and a.werker_slot is null and a.poging = b.pogingen
+                                 then b.volgende_poging_op end)
     from app_private.webhook_berichten b
     join app_private.webhook_afleveringen a on a.org_id = b.org_id and a.bericht_id = b.id
     join app.gebeurtenissen g on g.org_id = b.org_id and g.id = b.gebeurtenis_id
