@@ -169,16 +169,26 @@ language sql stable set search_path = '' as $$
   order by n
 $$;
 
--- Revoking a key of this organisation (beheer.sleutel_intrekken knows no organisation).
-create function beheer.app_sleutel_intrekken(_org uuid, _user uuid, _sleutel uuid) returns jsonb
+-- The page acting as _user on one thing it names by _parameter (_id): beheer.namens checks and
+-- logs the call with door app, then a thing that is not the organisation's or the person's
+-- (_hoort false) is refused with _bericht. The one fence of the page's actions on a thing the
+-- CLI's function (which knows no organisation or session) would take from anyone.
+create function beheer.app_namens(_org uuid, _user uuid, _operatie text, _parameter text, _id uuid,
+                                  _hoort boolean, _bericht text) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  perform beheer.namens(_org, _user::text, 'sleutel_intrekken', jsonb_build_object('key_id', _sleutel));
-  if not exists (select 1 from app_private.api_sleutels k where k.org_id = _org and k.id = _sleutel) then
-    perform app_hidden.ongeldig('key_id', 'Deze sleutel hoort niet bij deze organisatie.');
-  end if;
-  return beheer.sleutel_intrekken(_sleutel);
+  perform beheer.namens(_org, _user::text, _operatie, jsonb_build_object(_parameter, _id));
+  if not _hoort then perform app_hidden.ongeldig(_parameter, _bericht); end if;
 end
+$$;
+
+-- Revoking a key of this organisation (beheer.sleutel_intrekken knows no organisation).
+create function beheer.app_sleutel_intrekken(_org uuid, _user uuid, _sleutel uuid) returns jsonb
+language sql volatile set search_path = '' as $$
+  select beheer.app_namens(_org, _user, 'sleutel_intrekken', 'key_id', _sleutel,
+    exists (select 1 from app_private.api_sleutels k where k.org_id = _org and k.id = _sleutel),
+    'Deze sleutel hoort niet bij deze organisatie.');
+  select beheer.sleutel_intrekken(_sleutel);
 $$;
 
 -- A webhook of this organisation (beheer.webhook knows no organisation), or a refusal.
@@ -243,14 +253,11 @@ $$;
 
 -- Ending one of the person's own AI connections (its tokens stop working at once).
 create function beheer.app_verbinding_intrekken(_org uuid, _user uuid, _id uuid) returns jsonb
-language plpgsql volatile set search_path = '' as $$
-begin
-  perform beheer.namens(_org, _user::text, 'assistent_intrekken', jsonb_build_object('id', _id));
-  if not exists (select 1 from app_private.mcp_verbindingen v where v.id = _id and v.user_id = _user) then
-    perform app_hidden.ongeldig('id', 'Deze assistent is niet met jouw account verbonden.');
-  end if;
-  return app_hidden.mcp_verbinding_beeindigen(_id, 'beheer');
-end
+language sql volatile set search_path = '' as $$
+  select beheer.app_namens(_org, _user, 'assistent_intrekken', 'id', _id,
+    exists (select 1 from app_private.mcp_verbindingen v where v.id = _id and v.user_id = _user),
+    'Deze assistent is niet met jouw account verbonden.');
+  select app_hidden.mcp_verbinding_beeindigen(_id, 'beheer');
 $$;
 
 -- Open strategy proposals, oldest first, with per field the text now and the text proposed.

@@ -5,12 +5,9 @@
 -- Revoking a login of this organisation (beheer.warehouse_intrekken knows no organisation),
 -- logged with door app as the person on the page.
 create function beheer.app_warehouse_intrekken(_org uuid, _user uuid, _id uuid) returns jsonb
-language plpgsql volatile set search_path = '' as $$
-begin
-  perform beheer.namens(_org, _user::text, 'warehouse_intrekken', jsonb_build_object('id', _id));
-  if not exists (select 1 from app_private.warehouse_logins w where w.org_id = _org and w.id = _id) then
-    perform app_hidden.ongeldig('id', 'Deze warehouse-login hoort niet bij deze organisatie.');
-  end if;
-  return beheer.warehouse_intrekken(_id);
-end
+language sql volatile set search_path = '' as $$
+  select beheer.app_namens(_org, _user, 'warehouse_intrekken', 'id', _id,
+    exists (select 1 from app_private.warehouse_logins w where w.org_id = _org and w.id = _id),
+    'Deze warehouse-login hoort niet bij deze organisatie.');
+  select beheer.warehouse_intrekken(_id);
 $$;
