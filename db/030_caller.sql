@@ -294,6 +294,16 @@ begin
 end
 $$;
 
+-- Policy helper: the caller may read what an operation shows in a section (the section is
+-- released and visible to the caller, and the caller's right on the operation is not 'geen').
+-- The read policies of 200-230 start with it, as (select app_hidden.mag_lezen(..)).
+create function app_hidden.mag_lezen(_sectie text, _operatie text) returns boolean
+language plpgsql stable set search_path = '' as $$
+begin
+  return app_hidden.sectie_zichtbaar(_sectie) and app_hidden.mijn_recht(_operatie) <> 'geen';
+end
+$$;
+
 -- Credential resolvers, one per door: from what the door received to the member it acts for.
 -- They only resolve; the checks (revoked, organisation, door, section, role) are the same for
 -- every door and live in app_hidden.aanroep_begin, which runs them with its rights.
