@@ -12,7 +12,7 @@ import { AddressRefused, addressPolicy, checkWebhookUrl, resolveChecked } from "
 import { createSigningSecret } from "../webhooks/signature.ts";
 import { escape, form, moment, notice, page, secret, table } from "./html.ts";
 import { registerWarehouse, warehouseLogins, warehouseSection } from "./warehouse.ts";
-import { act, logRefusal, many, redirect, rows, sendPage, text, UUID, type AppOptions, type Form, type Gate,
+import { act, actOnId, logRefusal, many, redirect, rows, sendPage, text, UUID, type AppOptions, type Form, type Gate,
   type Session } from "./session.ts";
 
 const OWNER = ["eigenaar"] as const;
@@ -217,15 +217,10 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
   });
 
   scope.post("/app/integraties/sleutels/intrekken", async (req, reply) => {
-    const g = await gate.post(req, reply, OWNER, "sleutel_intrekken");
-    if (!g) return reply;
-    const { s, f } = g;
-    const id = text(f, "key_id", 100);
-    const r = await act(sql, s, "sleutel_intrekken", { key_id: id }, async (tx) => {
-      if (!UUID.test(id)) await tx`select app_hidden.ongeldig('key_id', 'Onbekende sleutel.')`;
-      await tx`select beheer.app_sleutel_intrekken(${s.org_id}, ${s.user_id}, ${id})`;
-    });
-    return r.fout ? refused(reply, s, r.fout) : redirect(reply, "/app/integraties?gedaan=ingetrokken");
+    const a = await actOnId(gate, sql, req, reply, { roles: OWNER, operatie: "sleutel_intrekken", param: "key_id", onbekend: "Onbekende sleutel." },
+      (tx, s, id) => tx`select beheer.app_sleutel_intrekken(${s.org_id}, ${s.user_id}, ${id})`);
+    if (!a) return reply;
+    return a.fout ? refused(reply, a.s, a.fout) : redirect(reply, "/app/integraties?gedaan=ingetrokken");
   });
 
   scope.post("/app/integraties/webhooks", async (req, reply) => {
@@ -257,16 +252,12 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
   const webhookAction = (path: string, operatie: string, run: (tx: Sql, s: Session, id: string, f: Form) => Promise<unknown>,
     done: (f: Form) => string) => {
     scope.post(path, async (req, reply) => {
-      const g = await gate.post(req, reply, OWNER, operatie);
-      if (!g) return reply;
-      const { s, f } = g;
-      const id = text(f, "id", 100);
-      const r = await act(sql, s, operatie, { id }, async (tx) => {
-        if (!UUID.test(id)) await tx`select app_hidden.ongeldig('id', 'Onbekende webhook.')`;
+      const a = await actOnId(gate, sql, req, reply, { roles: OWNER, operatie, onbekend: "Onbekende webhook." }, async (tx, s, id, f) => {
         await tx`select beheer.app_webhook(${s.org_id}, ${id})`;
         await run(tx, s, id, f);
       });
-      return r.fout ? refused(reply, s, r.fout) : redirect(reply, done(f));
+      if (!a) return reply;
+      return a.fout ? refused(reply, a.s, a.fout) : redirect(reply, done(a.f));
     });
   };
   webhookAction("/app/integraties/webhooks/zetten", "webhook_zetten",
@@ -301,15 +292,10 @@ ${table("Afleveringen, nieuwste eerst", ["Tijdstip", "Gebeurtenis", "Poging", "S
   });
 
   scope.post("/app/integraties/assistenten/intrekken", async (req, reply) => {
-    const g = await gate.post(req, reply, OWNER, "assistent_intrekken");
-    if (!g) return reply;
-    const { s, f } = g;
-    const id = text(f, "id", 100);
-    const r = await act(sql, s, "assistent_intrekken", { id }, async (tx) => {
-      if (!UUID.test(id)) await tx`select app_hidden.ongeldig('id', 'Onbekende assistent.')`;
-      await tx`select beheer.app_verbinding_intrekken(${s.org_id}, ${s.user_id}, ${id})`;
-    });
-    return r.fout ? refused(reply, s, r.fout) : redirect(reply, "/app/integraties?gedaan=assistent");
+    const a = await actOnId(gate, sql, req, reply, { roles: OWNER, operatie: "assistent_intrekken", onbekend: "Onbekende assistent." },
+      (tx, s, id) => tx`select beheer.app_verbinding_intrekken(${s.org_id}, ${s.user_id}, ${id})`);
+    if (!a) return reply;
+    return a.fout ? refused(reply, a.s, a.fout) : redirect(reply, "/app/integraties?gedaan=assistent");
   });
 
   registerWarehouse(scope, sql, gate, { render: async (s, extra) => (await render(s, {}, extra)).html, refused, freshPassword,

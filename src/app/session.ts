@@ -154,6 +154,37 @@ export function redirect(reply: FastifyReply, location: string): FastifyReply {
   return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
 }
 
+/** A page action on one thing its form names by a uuid (see actOnId). */
+export interface IdAction {
+  roles: readonly string[];
+  operatie: string;
+  /** The form field that names the thing (default id). */
+  param?: string;
+  /** The refusal of a value that is no uuid ('Onbekende sleutel.'). */
+  onbekend: string;
+  /** More of the form, logged with a refusal beside the id. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * The one path of a page action on one thing: the gate (role, origin, CSRF), then in one
+ * transaction (act) the refusal of a value that is no uuid, then `run`. Null when the gate
+ * already answered; else the session and form, with the refusal when there was one.
+ */
+export async function actOnId(gate: Gate, sql: Sql, req: FastifyRequest, reply: FastifyReply, a: IdAction,
+  run: (tx: Sql, s: Session, id: string, f: Form) => Promise<unknown>): Promise<{ s: Session; f: Form; fout?: { code: string; bericht: string; parameter?: string } } | null> {
+  const g = await gate.post(req, reply, a.roles, a.operatie);
+  if (!g) return null;
+  const { s, f } = g;
+  const param = a.param ?? "id";
+  const id = text(f, param, 100);
+  const r = await act(sql, s, a.operatie, { [param]: id, ...a.extra }, async (tx) => {
+    if (!UUID.test(id)) await tx`select app_hidden.ongeldig(${param}, ${a.onbekend})`;
+    await run(tx, s, id, f);
+  });
+  return { s, f, fout: r.fout };
+}
+
 /** What a handler of a signed-in page gets. */
 export interface Gate {
   /** The session when the person may see the page; otherwise the answer is already sent. */

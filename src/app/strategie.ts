@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Sql } from "../db/connection.ts";
 import { escape, form, moment, notice, page, table } from "./html.ts";
-import { act, redirect, rows, sendPage, text, UUID, type Gate, type Session } from "./session.ts";
+import { actOnId, redirect, rows, sendPage, text, type Gate, type Session } from "./session.ts";
 
 const STRATEGY = ["eigenaar", "admin", "mt"] as const;
 const COACH = ["coach"] as const;
@@ -34,18 +34,15 @@ ${form(s, "/app/strategie", `<input type="hidden" name="id" value="${escape(v.id
   scope.post("/app/strategie", async (req, reply) => {
     const beslissing = text(((req.body ?? {}) as Record<string, string>), "beslissing", 20);
     const operatie = beslissing === "afwijzen" ? "strategie_afwijzen" : "strategie_goedkeuren";
-    const g = await gate.post(req, reply, STRATEGY, operatie);
-    if (!g) return reply;
-    const { s, f } = g;
-    const id = text(f, "id", 100);
-    const r = await act(sql, s, operatie, { id, beslissing }, async (tx) => {
-      if (!UUID.test(id)) await tx`select app_hidden.ongeldig('id', 'Onbekend voorstel.')`;
-      if (beslissing !== "goedkeuren" && beslissing !== "afwijzen") {
-        await tx`select app_hidden.ongeldig('beslissing', 'Kies goedkeuren of afwijzen.')`;
-      }
-      await tx`select beheer.strategie_beoordelen(${s.org_id}, ${id}, ${beslissing === "goedkeuren"}, ${s.user_id})`;
-    });
-    if (r.fout) return sendPage(reply, 400, await strategyPage(s, { fout: r.fout.bericht }));
+    const r = await actOnId(gate, sql, req, reply, { roles: STRATEGY, operatie, onbekend: "Onbekend voorstel.", extra: { beslissing } },
+      async (tx, s, id) => {
+        if (beslissing !== "goedkeuren" && beslissing !== "afwijzen") {
+          await tx`select app_hidden.ongeldig('beslissing', 'Kies goedkeuren of afwijzen.')`;
+        }
+        await tx`select beheer.strategie_beoordelen(${s.org_id}, ${id}, ${beslissing === "goedkeuren"}, ${s.user_id})`;
+      });
+    if (!r) return reply;
+    if (r.fout) return sendPage(reply, 400, await strategyPage(r.s, { fout: r.fout.bericht }));
     return redirect(reply, `/app/strategie?gedaan=${beslissing}`);
   });
 
@@ -67,18 +64,15 @@ ${table("Conceptnotities", ["Datum", "Titel", "Soort", "Samenvatting", ""], noti
   });
 
   scope.post("/app/sessienotities", async (req, reply) => {
-    const g = await gate.post(req, reply, COACH, "sessienotitie_vaststellen");
-    if (!g) return reply;
-    const { s, f } = g;
-    const id = text(f, "id", 100);
-    const r = await act(sql, s, "sessienotitie_vaststellen", { id }, async (tx) => {
-      if (!UUID.test(id)) await tx`select app_hidden.ongeldig('id', 'Onbekende notitie.')`;
-      // Only the coach's own concept notes (beheer.sessienotitie_vaststellen takes any of the organisation).
-      const [own] = await tx`select 1 from beheer.app_conceptnotities(${s.org_id}, ${s.user_id}) r where r ->> 'id' = ${id}`;
-      if (!own) await tx`select app_hidden.ongeldig('id', 'Dit is geen conceptnotitie van jou.')`;
-      await tx`select beheer.sessienotitie_vaststellen(${s.org_id}, ${id}, ${s.user_id})`;
-    });
-    if (r.fout) return sendPage(reply, 400, await notesPage(s, { fout: r.fout.bericht }));
+    const r = await actOnId(gate, sql, req, reply, { roles: COACH, operatie: "sessienotitie_vaststellen", onbekend: "Onbekende notitie." },
+      async (tx, s, id) => {
+        // Only the coach's own concept notes (beheer.sessienotitie_vaststellen takes any of the organisation).
+        const [own] = await tx`select 1 from beheer.app_conceptnotities(${s.org_id}, ${s.user_id}) r where r ->> 'id' = ${id}`;
+        if (!own) await tx`select app_hidden.ongeldig('id', 'Dit is geen conceptnotitie van jou.')`;
+        await tx`select beheer.sessienotitie_vaststellen(${s.org_id}, ${id}, ${s.user_id})`;
+      });
+    if (!r) return reply;
+    if (r.fout) return sendPage(reply, 400, await notesPage(r.s, { fout: r.fout.bericht }));
     return redirect(reply, "/app/sessienotities?gedaan=vastgesteld");
   });
 }

@@ -8,7 +8,7 @@ import type { Sql } from "../db/connection.ts";
 import { loginAddress } from "../warehouse/login.ts";
 import { newPassword, scramVerifier } from "../warehouse/scram.ts";
 import { escape, form, moment, table } from "./html.ts";
-import { act, redirect, rows, sendPage, text, UUID, type Form, type Gate, type Session } from "./session.ts";
+import { act, actOnId, redirect, rows, sendPage, text, type Form, type Gate, type Session } from "./session.ts";
 
 /** What the Integrations page lends this section: its rendering, refusal and secret checks. */
 export interface IntegratiesPage {
@@ -84,14 +84,9 @@ export function registerWarehouse(scope: FastifyInstance, sql: Sql, gate: Gate, 
   });
 
   scope.post("/app/integraties/warehouse/intrekken", async (req, reply) => {
-    const g = await gate.post(req, reply, ["eigenaar"], "warehouse_intrekken");
-    if (!g) return reply;
-    const { s, f } = g;
-    const id = text(f, "id", 100);
-    const r = await act(sql, s, "warehouse_intrekken", { id }, async (tx) => {
-      if (!UUID.test(id)) await tx`select app_hidden.ongeldig('id', 'Onbekende warehouse-login.')`;
-      await tx`select beheer.app_warehouse_intrekken(${s.org_id}, ${s.user_id}, ${id})`;
-    });
-    return r.fout ? p.refused(reply, s, r.fout) : redirect(reply, "/app/integraties?gedaan=warehouse_ingetrokken#warehouse");
+    const a = await actOnId(gate, sql, req, reply, { roles: ["eigenaar"], operatie: "warehouse_intrekken", onbekend: "Onbekende warehouse-login." },
+      (tx, s, id) => tx`select beheer.app_warehouse_intrekken(${s.org_id}, ${s.user_id}, ${id})`);
+    if (!a) return reply;
+    return a.fout ? p.refused(reply, a.s, a.fout) : redirect(reply, "/app/integraties?gedaan=warehouse_ingetrokken#warehouse");
   });
 }
