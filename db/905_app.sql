@@ -358,6 +358,19 @@ $$;
 
 -- Coaching and strategy ------------------------------------------------------------------------
 
+-- What the app was asked to decide on (a row it locked) exists (_bestaat) and is still open to
+-- the decision (_open), or a refusal by id: '<wat> <id> bestaat niet.' or '<wat> <id> is al <_al>.'.
+create function beheer.open_of_weigeren(_wat text, _id uuid, _bestaat boolean, _open boolean, _al text) returns void
+language plpgsql immutable set search_path = '' as $$
+begin
+  if not _bestaat then
+    perform app_hidden.ongeldig('id', format('%s %s bestaat niet.', _wat, _id));
+  elsif not _open then
+    perform app_hidden.ongeldig('id', format('%s %s is al %s.', _wat, _id, _al));
+  end if;
+end
+$$;
+
 -- The coach reviews a concept note and establishes it; from then on the client sees it. _user:
 -- the coach, named in the log (the pages, /app/sessienotities); the CLI acts as the app.
 create function beheer.sessienotitie_vaststellen(_org uuid, _id uuid, _user text default null) returns jsonb
@@ -366,11 +379,8 @@ declare n app.sessienotities;
 begin
   perform beheer.namens(_org, _user, 'sessienotitie_vaststellen', jsonb_build_object('id', _id));
   select * into n from app.sessienotities x where x.org_id = _org and x.id = _id for update;
-  if n.id is null then
-    perform app_hidden.ongeldig('id', format('Sessienotitie %s bestaat niet.', _id));
-  elsif n.status <> 'concept' then
-    perform app_hidden.ongeldig('id', format('Sessienotitie %s is al vastgesteld (%s).', _id, n.vastgesteld_op));
-  end if;
+  perform beheer.open_of_weigeren('Sessienotitie', _id, n.id is not null, n.status = 'concept',
+                                  format('vastgesteld (%s)', n.vastgesteld_op));
   update app.sessienotities x set status = 'vastgesteld', vastgesteld_op = app_hidden.nu()
   where x.org_id = _org and x.id = _id returning * into n;
   return jsonb_build_object('id', n.id, 'datum', n.datum, 'titel', n.titel, 'soort', n.soort, 'status', n.status,
@@ -405,11 +415,7 @@ begin
        where app_hidden.recht(_org, r, 'strategie_bijwerken') <> 'geen')));
   end if;
   select * into v from app.strategie_voorstellen x where x.org_id = _org and x.id = _id for update;
-  if v.id is null then
-    perform app_hidden.ongeldig('id', format('Strategievoorstel %s bestaat niet.', _id));
-  elsif v.status <> 'open' then
-    perform app_hidden.ongeldig('id', format('Strategievoorstel %s is al %s.', _id, v.status));
-  end if;
+  perform beheer.open_of_weigeren('Strategievoorstel', _id, v.id is not null, v.status = 'open', v.status);
   if _goedkeuren then
     select coalesce(jsonb_object_agg(k, beheer.strategie_tekst(v.velden -> k)), '{}') into nieuwe_velden
     from jsonb_object_keys(v.velden) k where k = any (app_hidden.keuzes('strategie_veld'));
