@@ -350,6 +350,23 @@ begin
 end
 $$;
 
+-- Reports the items of _tabel that repeat an earlier one by the identity _delen (as
+-- beheer.imp_dubbel): at the item's place followed by _plek ('/naam', or '' for the item),
+-- with _bericht formatted with the item's column _kolom (%1$s, none when null) and the first
+-- item's place (%2$s, or the second %s).
+create function beheer.imp_dubbel_fout(_tabel text, _delen text, _plek text, _bericht text, _kolom text default null)
+returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  execute format($q$
+    insert into pg_temp.imp_fouten
+    select x.pad || $1, format($2, %s, e.eerste)
+    from pg_temp.%I x join beheer.imp_dubbel(%L, %L) e on e.pad = x.pad$q$,
+    coalesce('x.' || quote_ident(_kolom), 'null'), _tabel, _tabel, _delen)
+  using _plek, _bericht;
+end
+$$;
+
 -- Reports the items of _tabel whose field _veld is given but names no date that exists.
 create function beheer.imp_geen_datum(_tabel text, _veld text) returns void
 language plpgsql volatile set search_path = '' as $$

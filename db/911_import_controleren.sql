@@ -19,9 +19,7 @@ create function beheer.imp_controleren_mensen(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
   -- People: each once; every reference names someone in the file or a member.
-  insert into pg_temp.imp_fouten
-  select x.pad || '/email', format('%s staat al in het bestand op %s.', x.email_tekst, e.eerste)
-  from pg_temp.imp_mensen x join beheer.imp_dubbel('imp_mensen', 't.email') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_mensen', 't.email', '/email', '%s staat al in het bestand op %s.', 'email_tekst');
   insert into pg_temp.imp_fouten
   select r.pad, format('%s staat niet in mensen en is geen lid van deze organisatie.', r.email)
   from (select pad || '/leider' as pad, leider as email from pg_temp.imp_teams
@@ -59,9 +57,8 @@ begin
   end if;
 
   -- Teams: each once; a team named elsewhere is in the file or exists.
-  insert into pg_temp.imp_fouten
-  select x.pad || '/naam', format('Team %s staat al in het bestand op %s.', x.naam, e.eerste)
-  from pg_temp.imp_teams x join beheer.imp_dubbel('imp_teams', 'lower(t.naam)') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_teams', 'lower(t.naam)', '/naam',
+                                 'Team %s staat al in het bestand op %s.', 'naam');
   insert into pg_temp.imp_fouten
   select r.pad, format('Team %s staat niet in teams en bestaat niet in deze organisatie.', r.naam)
   from (select pad || '/team' as pad, team as naam from pg_temp.imp_mensen
@@ -81,12 +78,9 @@ begin
   update pg_temp.imp_processen set ident = 'n:' || lower(naam) where naam is not null;
   update pg_temp.imp_rollen r set ident = p.ident || '/' || lower(r.naam)
   from pg_temp.imp_processen p where p.pad = r.proces_pad and r.naam is not null;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/naam', format('Proces %s staat al in het bestand op %s.', x.naam, e.eerste)
-  from pg_temp.imp_processen x join beheer.imp_dubbel('imp_processen', 't.ident') e on e.pad = x.pad;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/naam', format('Rol %s staat al in dit proces op %s.', x.naam, e.eerste)
-  from pg_temp.imp_rollen x join beheer.imp_dubbel('imp_rollen', 't.ident') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_processen', 't.ident', '/naam',
+                                 'Proces %s staat al in het bestand op %s.', 'naam');
+  perform beheer.imp_dubbel_fout('imp_rollen', 't.ident', '/naam', 'Rol %s staat al in dit proces op %s.', 'naam');
 end
 $$;
 
@@ -139,9 +133,8 @@ begin
   insert into pg_temp.imp_fouten
   select k.pad || '/doel', (app_hidden.regel('kernresultaten_doel_niet_start')).bericht
   from pg_temp.imp_kernresultaten k where k.doel = coalesce(k.start, 0);
-  insert into pg_temp.imp_fouten
-  select x.pad || '/titel', format('Kernresultaat %s staat al bij deze prioriteit op %s.', x.titel, e.eerste)
-  from pg_temp.imp_kernresultaten x join beheer.imp_dubbel('imp_kernresultaten', 't.prio_pad, lower(t.titel)') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_kernresultaten', 't.prio_pad, lower(t.titel)', '/titel',
+                                 'Kernresultaat %s staat al bij deze prioriteit op %s.', 'titel');
 end
 $$;
 
@@ -155,9 +148,8 @@ begin
   insert into pg_temp.imp_fouten
   select d.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', d.kwartaal)
   from pg_temp.imp_doelen d where d.kwartaal is not null and app_hidden.periode_begin('kwartaal', d.kwartaal) is null;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/kwartaal', format('Deze KPI heeft al een doel voor %s op %s.', x.kwartaal, e.eerste)
-  from pg_temp.imp_doelen x join beheer.imp_dubbel('imp_doelen', 't.kpi_pad, t.kwartaal') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_doelen', 't.kpi_pad, t.kwartaal', '/kwartaal',
+                                 'Deze KPI heeft al een doel voor %s op %s.', 'kwartaal');
   update pg_temp.imp_metingen m set norm = p.periode, van = p.van, laatste_dag = p.laatste_dag
   from pg_temp.imp_metingen m0 join pg_temp.imp_kpis k on k.pad = m0.kpi_pad,
        beheer.imp_kpi_periode(k.cadans, m0.periode, _org) p
@@ -167,9 +159,8 @@ begin
   from pg_temp.imp_metingen m join pg_temp.imp_kpis k on k.pad = m.kpi_pad,
        beheer.imp_kpi_periode(k.cadans, m.periode, _org) p
   where k.cadans = any (app_hidden.keuzes('cadans')) and m.periode is not null and p.fout is not null;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/periode', format('Deze KPI heeft al een meting voor %s op %s.', x.norm, e.eerste)
-  from pg_temp.imp_metingen x join beheer.imp_dubbel('imp_metingen', 't.kpi_pad, t.norm') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_metingen', 't.kpi_pad, t.norm', '/periode',
+                                 'Deze KPI heeft al een meting voor %s op %s.', 'norm');
 end
 $$;
 
@@ -291,9 +282,8 @@ begin
   insert into pg_temp.imp_fouten
   select w.pad || '/week', format('%s is geen bestaande ISO-week.', w.week)
   from pg_temp.imp_weektaken w where w.week is not null and app_hidden.week_maandag(w.week) is null;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/titel', format('Dezelfde weektaak als %s (zelfde persoon, week en titel).', e.eerste)
-  from pg_temp.imp_weektaken x join beheer.imp_dubbel('imp_weektaken', 't.wie, t.week, lower(t.titel)') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_weektaken', 't.wie, t.week, lower(t.titel)', '/titel',
+                                 'Dezelfde weektaak als %2$s (zelfde persoon, week en titel).');
 end
 $$;
 
@@ -334,9 +324,8 @@ begin
   insert into pg_temp.imp_fouten
   select w.pad, 'Geef omzet, genormaliseerde_ebitda, multiple en aandelenwaarde samen, of geen van vieren (een open uitnodiging).'
   from pg_temp.imp_waarderingen w where num_nonnulls(w.omzet, w.ebitda, w.multiple, w.aandelenwaarde) between 1 and 3;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/periode', format('Periode %s staat al in het bestand op %s.', x.periode, e.eerste)
-  from pg_temp.imp_waarderingen x join beheer.imp_dubbel('imp_waarderingen', 't.periode') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_waarderingen', 't.periode', '/periode',
+                                 'Periode %s staat al in het bestand op %s.', 'periode');
 end
 $$;
 
@@ -351,9 +340,8 @@ begin
   insert into pg_temp.imp_fouten
   select g.pad || '/eindoordeel', 'Een eindoordeel hoort bij een afgerond gesprek; zet ook afgerond op true.'
   from pg_temp.imp_gesprekken g where g.eindoordeel is not null and g.afgerond is not true;
-  insert into pg_temp.imp_fouten
-  select x.pad, format('Hetzelfde gesprek als %s (zelfde mensen, soort en datum).', e.eerste)
-  from pg_temp.imp_gesprekken x join beheer.imp_dubbel('imp_gesprekken', 't.wie, t.met, t.soort, t.datum') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_fout('imp_gesprekken', 't.wie, t.met, t.soort, t.datum', '',
+                                 'Hetzelfde gesprek als %2$s (zelfde mensen, soort en datum).');
 end
 $$;
 

@@ -340,6 +340,29 @@ describe("koers import", () => {
       ["Dezelfde sessienotitie als /sessienotities/1 (zelfde sleutel); geef een van beide een eigen sleutel."]);
   });
 
+  it("names a repeated team, role, target, measurement, weekly task, valuation and conversation at its place", async () => {
+    const bad = sample();
+    bad.teams.push({ naam: "verkoop", leider: BRAM });
+    bad.processen[0].rollen.push({ naam: "accountmanager" });
+    bad.kpis[0].doelen.push({ kwartaal: "Q2-2026", doel: 140 });
+    bad.kpis[0].metingen.push({ periode: "2026-W15", waarde: 1 });
+    bad.weektaken.push({ wie: BRAM, week: "2026-W20", titel: "bellen" });
+    bad.waarderingen.push({ periode: "2025", omzet: 1, genormaliseerde_ebitda: 1, multiple: 1, aandelenwaarde: 1 });
+    bad.gesprekken.push({ ...bad.gesprekken[0] });
+    const r = await koersCli(["import", "--org", await newOrg("Twee keer BV"), writeFile("twee.json", bad), "--json"]);
+    assert.equal(r.code, 1, r.stderr);
+    const faults: { pad: string; bericht: string }[] = JSON.parse(r.stdout).fouten;
+    const says = (pad: string) => faults.filter((f) => f.pad === pad).map((f) => f.bericht);
+    assert.deepEqual(says("/teams/2/naam"), ["Team verkoop staat al in het bestand op /teams/1."]);
+    assert.deepEqual(says("/processen/0/rollen/2/naam"), ["Rol accountmanager staat al in dit proces op /processen/0/rollen/0."]);
+    assert.deepEqual(says("/kpis/0/doelen/1/kwartaal"), ["Deze KPI heeft al een doel voor Q2-2026 op /kpis/0/doelen/0."]);
+    assert.equal(says("/kpis/0/metingen/2/periode").length, 1);
+    assert.match(says("/kpis/0/metingen/2/periode")[0]!, /^Deze KPI heeft al een meting voor \S+ op \/kpis\/0\/metingen\/0\.$/);
+    assert.deepEqual(says("/weektaken/2/titel"), ["Dezelfde weektaak als /weektaken/0 (zelfde persoon, week en titel)."]);
+    assert.deepEqual(says("/waarderingen/2/periode"), ["Periode 2025 staat al in het bestand op /waarderingen/0."]);
+    assert.deepEqual(says("/gesprekken/1"), ["Hetzelfde gesprek als /gesprekken/0 (zelfde mensen, soort en datum)."]);
+  });
+
   it("text that PostgreSQL cannot hold and nesting beyond the format are faults, not errors", async () => {
     const org3 = await newOrg("Rare Tekens BV");
     const before = await snapshot(org3);
