@@ -17,6 +17,8 @@ import { postgresUser, startServer, type Server } from "../src/db/cluster.ts";
 import { makeWorld, request, startKoers, type Koers, type World } from "./helpers.ts";
 import { runKoers, runKoersJson } from "./processes.ts";
 import { DEMO_OWNER } from "../src/import/demo.ts";
+import { runOnce } from "graphile-worker";
+import { warehouseWatch } from "../src/tasks/warehouse_watch.ts";
 
 const PYTHON = "/usr/bin/python3"; // Debian's interpreter: python3-pandas, -sqlalchemy, -psycopg2
 /** One moment for the REST door, the CLI and the login's session, so time-dependent figures agree. */
@@ -314,6 +316,11 @@ print(json.dumps(out))
     open.on("error", () => {}); // the server ends it
     await open.connect();
     await open.query("select * from rapportage.wie_ben_ik");
+    // The worker's warehouse_watch job (every minute) notes who is connected.
+    await sql`select graphile_worker.add_job('warehouse_watch')`;
+    await runOnce({ connectionString: adminUrl, taskList: { warehouse_watch: warehouseWatch() } });
+    const [seen] = await sql`select laatst_gezien_op from app_private.warehouse_logins where id = ${login.id}`;
+    assert.ok(seen!.laatst_gezien_op, "warehouse_watch saw the login connected");
     const list = await runKoersJson(["warehouse", "list", "--org", w.org], env());
     const mine = list.find((l: any) => l.id === login.id);
     assert.equal(mine.verbindingen, 1, "connected now");
