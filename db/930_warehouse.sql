@@ -35,6 +35,19 @@ language sql stable as $$
     and coalesce((t.koppelingen -> 'warehouse' ->> 'aan')::boolean, false)
 $$;
 
+-- When a row last changed (migrations/0015_warehouse.sql), kept like the tables of search
+-- (db/260_zoeken.sql): the rapportage views carry it for incremental loads.
+do $$
+declare t text;
+begin
+  foreach t in array array['app.weektaken', 'app.reflecties', 'app.uren', 'app.waarderingen', 'app.gesprekken',
+                           'app.sessienotities', 'app.kernresultaten', 'app.kpi_metingen', 'app.strategie'] loop
+    execute format('create trigger _100_bijgewerkt before insert or update on %s '
+                   'for each row execute function app_hidden.tg__bijgewerkt()', t);
+  end loop;
+end
+$$;
+
 -- What a login may do, as role settings. statement_timeout and the idle timeouts are defaults a
 -- session can change; read-only comes from the grants (a login can write nothing anywhere), the
 -- connection limit is enforced by the server.
