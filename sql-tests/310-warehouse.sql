@@ -2,7 +2,7 @@
 -- like an API key, and reads only the views of rapportage (db/940_rapportage.sql). Tested as the
 -- login itself (set session authorization: session_user is the login, as when it connects).
 begin;
-select plan(44);
+select plan(45);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -83,6 +83,10 @@ select is((select count(*) from rapportage.woordenboek where kolom is not null),
            where c.relnamespace = 'rapportage'::regnamespace and a.attnum > 0 and not a.attisdropped),
   'rapportage.woordenboek lists every column of every view');
 
+select is_empty($$ select x.naam from app_hidden.rapportage_views() x
+                   where (case when x.bron like '%()' then to_regproc(left(x.bron, -2)) is not null else to_regclass(x.bron) is not null end)
+                     and to_regclass('rapportage.' || x.naam) is null $$,
+  'every resource whose definition exists has its view');
 -- A view of things that change carries bijgewerkt_op, and changing a row moves it.
 select is_empty($$ select x.naam from app_hidden.rapportage_views() x
                    join pg_class c on c.relname = x.naam and c.relnamespace = 'rapportage'::regnamespace
