@@ -305,6 +305,31 @@ print(json.dumps(out))
       assert.deepEqual(Object.keys(s), Object.keys(a));
       for (const v of Object.keys(a)) assert.deepEqual(s[v], a[v], `rapportage.${v} on the standby equals the primary`);
       assert.equal(s.wie_ben_ik!.length, 1, "the standby resolves the login's member");
+
+      // Revoked on the primary: once the standby has replayed it, a session open there is refused
+      // at its next query, and none starts.
+      const open = new pg.Client({ connectionString: onStandby.toString() });
+      open.on("error", () => {});
+      await open.connect();
+      await open.query("select * from rapportage.wie_ben_ik");
+      await runKoersJson(["warehouse", "revoke", "--id", demoLogin.id], env());
+      const [{ lsn }] = await sql`select pg_current_wal_lsn()::text as lsn` as unknown as [{ lsn: string }];
+      const replica = postgres(standby.url("koers_wh"), { max: 1, onnotice: () => {} });
+      try {
+        for (let i = 0; i < 100; i++) {
+          const [r] = await replica`select pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn as done`;
+          if (r!.done) break;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+      } finally {
+        await replica.end();
+      }
+      await assert.rejects(open.query("select * from rapportage.wie_ben_ik"), (e: Error) => {
+        assert.match(e.message, /permission denied|terminat|does not exist/, "refused for the revoke");
+        return true;
+      }, "the open session on the standby is refused");
+      await open.end().catch(() => {});
+      await assert.rejects(readAll(onStandby.toString()), "no new session starts on the standby");
     } finally {
       await standby?.stop();
       fs.rmSync(dir, { recursive: true, force: true });
