@@ -94,50 +94,72 @@ $$;
 -- set-based definition (app_hidden.def_<resource>, docs/definitions.md) and nothing else: the
 -- figures are the ones the REST and MCP answers are built from. A definition holds every row the
 -- caller may see, of every quarter, closed and lapsed ones too (the operations filter; a
--- warehouse keeps history). org_id and a stable id lead; where the definition has no id the view's
--- comment names its key. A view is made once its definition exists. Column meanings:
+-- warehouse keeps history). org_id and a stable id lead (app_hidden.rapportage_selectie); where
+-- the definition has no id the view's comment names its key. A view is made once its definition exists. Column meanings:
 -- db/945_rapportage_woorden.sql.
 create function app_hidden.rapportage_views()
-returns table (naam text, bron text, kolommen text, operatie text, tabel text, sleutel text, betekenis text)
+returns table (naam text, bron text, operatie text, tabel text, sleutel text, betekenis text)
 language sql immutable as $$
   select * from (values
-    ('team', 'app_hidden.def_leden', 'd.org_id, d.user_id as id, d.user_id, d.naam, d.rol, d.functietitel, d.actief, d.team_id, d.team_naam, d.aangemaakt_op', 'team', 'app.lidmaatschappen', 'user_id',
+    ('team', 'app_hidden.def_leden', 'team', 'app.lidmaatschappen', 'user_id',
      'Every member of the organisation, inactive ones too (interface: team). Key: (org_id, id); id is the member''s user id.'),
-    ('prioriteiten', 'app_hidden.def_prioriteiten', 'd.*', 'prioriteiten', 'app.prioriteiten', 'id',
+    ('prioriteiten', 'app_hidden.def_prioriteiten', 'prioriteiten', 'app.prioriteiten', 'id',
      'Every priority (rock or OKR) of every quarter, completed ones too (interface: prioriteiten). Key: (org_id, id).'),
-    ('kernresultaten', 'app_hidden.def_kernresultaten', 'd.*', 'prioriteiten', 'app.kernresultaten', 'id',
+    ('kernresultaten', 'app_hidden.def_kernresultaten', 'prioriteiten', 'app.kernresultaten', 'id',
      'Every key result of every OKR (interface: prioriteiten, kernresultaten). Key: (org_id, id).'),
-    ('kpi_scorebord', 'app_hidden.def_kpi_scorebord()', 'd.*', 'kpi_scorebord', 'app.kpis', 'id',
+    ('kpi_scorebord', 'app_hidden.def_kpi_scorebord()', 'kpi_scorebord', 'app.kpis', 'id',
      'Every KPI per quarter in which it has a target or a measurement, and the running quarter, each judged at the moment it is read (interface: kpi_scorebord). Key: (org_id, id, kwartaal_start).'),
-    ('kpi_metingen', 'app_hidden.def_kpi_metingen', 'd.*', 'kpi_scorebord', 'app.kpi_metingen', 'kpi_id, periode',
+    ('kpi_metingen', 'app_hidden.def_kpi_metingen', 'kpi_scorebord', 'app.kpi_metingen', 'kpi_id, periode',
      'Every measurement of every KPI (interface: kpi_meting_invoeren). Key: (org_id, kpi_id, periode).'),
-    ('weektaken', 'app_hidden.def_weektaken', 'd.*', 'weektaken', 'app.weektaken', 'id',
+    ('weektaken', 'app_hidden.def_weektaken', 'weektaken', 'app.weektaken', 'id',
      'Every task on a weekly board, all weeks (interface: weektaken). Key: (org_id, id).'),
-    ('taken', 'app_hidden.def_taken', 'd.*', 'taken', 'app.taken', 'id',
+    ('taken', 'app_hidden.def_taken', 'taken', 'app.taken', 'id',
      'Every task, done, lapsed and deleted ones too (interface: taken). Key: (org_id, id).'),
-    ('taak_geschiedenis', 'app_hidden.def_taak_geschiedenis', 'd.*', 'taak_geschiedenis', null, null,
+    ('taak_geschiedenis', 'app_hidden.def_taak_geschiedenis', 'taak_geschiedenis', null, null,
      'Every history entry of every task, append-only by tijdstip (interface: taak_geschiedenis). Key: (org_id, id).'),
-    ('projecten', 'app_hidden.def_projecten', 'd.*', 'projecten', 'app.projecten', 'id',
+    ('projecten', 'app_hidden.def_projecten', 'projecten', 'app.projecten', 'id',
      'Every project: running, finished and not yet begun (interface: projecten). Key: (org_id, id).'),
-    ('reflecties', 'app_hidden.def_reflecties', 'd.*', 'reflecties', 'app.reflecties', 'id',
+    ('reflecties', 'app_hidden.def_reflecties', 'reflecties', 'app.reflecties', 'id',
      'Every reflection (interface: reflecties). Key: (org_id, id).'),
-    ('uren', 'app_hidden.def_uren', 'd.*', 'uren', 'app.uren', 'id',
+    ('uren', 'app_hidden.def_uren', 'uren', 'app.uren', 'id',
      'Every hour registration (interface: uren). Key: (org_id, id).'),
-    ('waardering', 'app_hidden.def_waarderingen', 'd.*', 'waardering', 'app.waarderingen', 'id',
+    ('waardering', 'app_hidden.def_waarderingen', 'waardering', 'app.waarderingen', 'id',
      'Every measured valuation (interface: waardering). Key: (org_id, id).'),
-    ('gesprekken', 'app_hidden.def_gesprekken', 'd.*', 'gesprekken', 'app.gesprekken', 'id',
+    ('gesprekken', 'app_hidden.def_gesprekken', 'gesprekken', 'app.gesprekken', 'id',
      'Every review conversation (interface: gesprekken). Key: (org_id, id).'),
-    ('sessienotities', 'app_hidden.def_sessienotities', 'd.*', 'sessienotities', 'app.sessienotities', 'id',
+    ('sessienotities', 'app_hidden.def_sessienotities', 'sessienotities', 'app.sessienotities', 'id',
      'Every session note (interface: sessienotities). Key: (org_id, id).'),
-    ('strategie', 'app_hidden.def_strategie', 'd.*', 'strategie_bijwerken', 'app.strategie', null,
+    ('strategie', 'app_hidden.def_strategie', 'strategie_bijwerken', 'app.strategie', null,
      'The strategy canvas, one row, for those who may propose a change (interface: strategie_bijwerken). Key: org_id.')
-  ) v (naam, bron, kolommen, operatie, tabel, sleutel, betekenis)
+  ) v (naam, bron, operatie, tabel, sleutel, betekenis)
+$$;
+
+-- A view's columns, from its definition's: org_id, then a stable id (the definition's, or its key
+-- column named id), then the rest in the definition's order.
+create function app_hidden.rapportage_selectie(_bron text, _sleutel text) returns text
+language plpgsql stable set search_path = '' as $$
+declare kolommen text[];
+begin
+  if _bron like '%()' then
+    select array_agg(k.naam order by k.i) into kolommen
+    from pg_catalog.pg_proc p, unnest(p.proargnames, p.proargmodes) with ordinality k (naam, modus, i)
+    where p.oid = to_regproc(left(_bron, -2)) and k.modus = 't';
+  else
+    select array_agg(a.attname::text order by a.attnum) into kolommen
+    from pg_catalog.pg_attribute a where a.attrelid = to_regclass(_bron) and a.attnum > 0 and not a.attisdropped;
+  end if;
+  return concat_ws(', ', 'd.org_id',
+    case when 'id' = any (kolommen) then 'd.id'
+         when _sleutel is not null and _sleutel !~ ',' then format('d.%I as id', _sleutel) end,
+    (select string_agg(format('d.%I', k), ', ' order by i) from unnest(kolommen) with ordinality x (k, i)
+     where k not in ('org_id', 'id')));
+end
 $$;
 
 do $$
 declare v record;
 begin
-  for v in select * from app_hidden.rapportage_views() loop
+  for v in select x.*, app_hidden.rapportage_selectie(x.bron, x.sleutel) as kolommen from app_hidden.rapportage_views() x loop
     if (case when v.bron like '%()' then to_regproc(left(v.bron, -2)) is not null else to_regclass(v.bron) is not null end) then
     -- A definition that changed under its view (a column renamed) leaves that view out with a
     -- warning instead of stopping the migration; sql-tests/310-warehouse.sql fails for it.

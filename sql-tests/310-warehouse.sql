@@ -145,7 +145,8 @@ do $$
 declare v record; l record; door text; login text; n bigint; vreemd bigint; kolommen text;
   alfa uuid := (select org_id from app.organisaties where naam = 'Alfa BV');
 begin
-  for v in select x.* from app_hidden.rapportage_views() x join pg_class c on c.relname = x.naam
+  for v in select x.*, app_hidden.rapportage_selectie(x.bron, x.sleutel) as kolommen
+           from app_hidden.rapportage_views() x join pg_class c on c.relname = x.naam
            where c.relnamespace = 'rapportage'::regnamespace loop
     -- The definition's columns (bijgewerkt_op may come from the table instead: it is no figure).
     kolommen := (select string_agg(format('x.%I', a.attname), ', ' order by a.attnum) from pg_attribute a
