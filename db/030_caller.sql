@@ -158,6 +158,22 @@ create table app_hidden.org_toestand (
 revoke all on app_hidden.org_toestand from public;
 grant select, insert, update, delete on app_hidden.org_toestand to koers_definer;
 
+-- The caller of a warehouse session: the member the login acts for, while the login is not
+-- revoked, the member is active and the organisation's warehouse door is on; otherwise no row,
+-- and the session sees nothing. Read by the caller's readers above (beller, huidige_org,
+-- huidige_gebruiker), which run it as koers_definer; the logins themselves are made in
+-- db/930_warehouse.sql. Reads only logged tables, so it answers on a hot standby too.
+create function app_hidden.beller_warehouse()
+returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
+language sql stable as $$
+  select null::uuid, w.org_id, w.user_id, l.rol, w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
+  from app_private.warehouse_logins w
+  join app.lidmaatschappen l on l.org_id = w.org_id and l.user_id = w.user_id and l.actief
+  join app_hidden.org_toestand t on t.org = w.org_id
+  where w.rol_oid = to_regrole(quote_ident(session_user))::oid and w.ingetrokken_op is null
+    and coalesce((t.koppelingen -> 'warehouse' ->> 'aan')::boolean, false)
+$$;
+
 -- Works out an organisation's row anew. Serialised per organisation (a transaction lock, then a
 -- statement of its own, so it reads what a change that went before committed): two changes at
 -- once never leave a row that misses one of them.

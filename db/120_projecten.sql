@@ -1,39 +1,72 @@
 -- Projects: a beginning and an end, not tied to a quarter, visible to the whole team when
 -- created (making one private is done in the app).
 
--- Open tasks and hours spent count every task and hour of the project, also those the caller
--- may not see row by row (a member sees only their own hours, yet the project's total).
-create function app_hidden.project_cijfers(_org uuid, _project uuid,
-                                           out open_taken integer, out uren numeric)
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  if not app_hidden.eigen_org(_org) then return; end if;
-  open_taken := (select count(*)::integer from app.taken t
-     where t.org_id = _org and t.project_id = _project and t.verwijderd_op is null
-       and t.stand not in ('voltooid', 'vervallen'));
-  uren := (select coalesce(sum(u.uren), 0) from app.uren u
-     where u.org_id = _org
-       and (u.project_id = _project
-            or u.taak_id in (select t.id from app.taken t
-                             where t.org_id = _org and t.project_id = _project)));
-end
+-- Shared by the planning definitions ---------------------------------------------------------
+
+-- "Now" on an organisation's calendar: the local date and time in its time zone.
+create function app_hidden.moment(tijdzone text) returns timestamp
+language sql stable parallel safe as $$
+  select app_hidden.nu() at time zone tijdzone
 $$;
 
+-- Every hours row of the caller's organisation, for the totals answers show (a task's
+-- besteed_uren, a project's uren): those count every member's hours, while a member sees only
+-- their own rows (app.uren's policy). Owned by koers_definer, fenced on the caller's
+-- organisation once per statement.
+create view app_hidden.uren_alle as
+  select u.org_id, u.id, u.taak_id, u.project_id, u.uren
+  from app.uren u
+  where u.org_id = (select app_hidden.huidige_org());
+
+alter view app_hidden.uren_alle owner to koers_definer;
+grant select on app_hidden.uren_alle to koers_door;
+
+-- Projects ---------------------------------------------------------------------------------
+
+-- The project definition: every project the caller may see (running, finished, not yet begun).
+-- Which private (besloten) projects a caller sees is the policy on app.projecten: only those the
+-- caller works on (as owner, added to it, or owning one of its tasks; app_hidden.verborgen_projecten),
+-- applied here under the caller's RLS. open_taken and uren count every task and every hour of the
+-- project, also hours the caller may not see row by row (a member sees only their own hours, yet
+-- the project's total). lopend: begun, not past its deadline and not finished, on the
+-- organisation's calendar.
+create view app_hidden.def_projecten with (security_invoker = true) as
+  select p.org_id, p.id, p.titel, p.omschrijving, p.eigenaar_user_id, pe.naam as eigenaar_naam,
+    p.startdatum, p.deadline, p.besloten, coalesce(ot.aantal, 0)::integer as open_taken, coalesce(hu.uren, 0) as uren,
+    p.afgerond_op is null and p.startdatum <= d.vandaag and (p.deadline is null or p.deadline >= d.vandaag) as lopend,
+    p.brand_label_id, p.afgerond_op, p.aangemaakt_op, p.bijgewerkt_op
+  from app.projecten p
+  join app.organisaties o on o.org_id = p.org_id
+  cross join lateral (select app_hidden.moment(o.tijdzone)::date as vandaag offset 0) d
+  left join app_hidden.def_personen pe on pe.org_id = p.org_id and pe.user_id = p.eigenaar_user_id
+  left join lateral (
+    select count(*) as aantal from app.taken t
+    where t.org_id = p.org_id and t.project_id = p.id and t.verwijderd_op is null
+      and t.stand not in ('voltooid', 'vervallen')) ot on true
+  -- Hours on the project, or on one of its tasks (once, also when they name both).
+  left join (
+    select x.org_id, x.project_id, sum(x.uren) as uren
+    from (select u.org_id, u.project_id, u.uren from app_hidden.uren_alle u where u.project_id is not null
+          union all
+          select u.org_id, t.project_id, u.uren
+          from app_hidden.uren_alle u join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
+          where t.project_id is not null and u.project_id is distinct from t.project_id) x
+    group by x.org_id, x.project_id) hu on hu.org_id = p.org_id and hu.project_id = p.id;
+
+grant select on app_hidden.def_projecten to koers_door, koers_definer;
+
 -- A project as every answer shows it (project_aanmaken, projecten).
-create function app_hidden.project_weergave(_org uuid, _project uuid) returns jsonb
-language plpgsql stable set search_path = '' as $$
-begin
-  return (select jsonb_build_object(
-    'id', p.id, 'titel', p.titel, 'omschrijving', p.omschrijving,
-    'eigenaar', app_hidden.persoon(p.org_id, p.eigenaar_user_id),
-    'looptijd', jsonb_build_object('van', p.startdatum, 'tot', p.deadline),
-    'besloten', p.besloten,
-    'open_taken', c.open_taken,
-    'uren', c.uren)
-  from app.projecten p, app_hidden.project_cijfers(p.org_id, p.id) c
-  where p.org_id = _org and p.id = _project);
-end
-$$;
+create view app_hidden.project_weergaven with (security_invoker = true) as
+  select d.org_id, d.id, d.lopend, d.deadline, d.titel,
+    jsonb_build_object(
+      'id', d.id, 'titel', d.titel, 'omschrijving', d.omschrijving,
+      'eigenaar', case when d.eigenaar_naam is not null
+                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'looptijd', jsonb_build_object('van', d.startdatum, 'tot', d.deadline),
+      'besloten', d.besloten, 'open_taken', d.open_taken, 'uren', d.uren) as weergave
+  from app_hidden.def_projecten d;
+
+grant select on app_hidden.project_weergaven to koers_door, koers_definer;
 
 create function api.project_aanmaken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
@@ -46,6 +79,7 @@ declare
   deadline date := app_hidden.param_datum(p, 'deadline');
   start date := app_hidden.vandaag(org);
   nieuw uuid;
+  w jsonb;
 begin
   if deadline < start then
     perform app_hidden.ongeldig('deadline',
@@ -58,15 +92,16 @@ begin
   returning id into nieuw;
   insert into app.project_leden (org_id, project_id, user_id)
   select distinct org, nieuw, u from unnest(array[ik, eigenaar]) u;
+  select x.weergave into w from app_hidden.project_weergaven x where x.org_id = org and x.id = nieuw;
 
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'titel', app_hidden.veld(null, to_jsonb(titel)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'looptijd', app_hidden.veld(null, jsonb_build_object('van', start, 'tot', deadline)),
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)),
       'besloten', app_hidden.veld(null, 'false')),
-    'resultaat', jsonb_build_object('project', app_hidden.project_weergave(org, nieuw)));
+    'resultaat', jsonb_build_object('project', w));
 end
 $$;
 
@@ -75,12 +110,10 @@ create function api.projecten(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
-  vandaag date := app_hidden.vandaag(org);
 begin
   return jsonb_build_object('projecten', coalesce((
-    select jsonb_agg(app_hidden.project_weergave(org, x.id) order by x.deadline nulls last, x.titel, x.id)
-    from app.projecten x
-    where x.org_id = org and x.afgerond_op is null and x.startdatum <= vandaag
-      and (x.deadline is null or x.deadline >= vandaag)), '[]'));
+    select jsonb_agg(w.weergave order by w.deadline nulls last, w.titel, w.id)
+    from app_hidden.project_weergaven w
+    where w.org_id = org and w.lopend), '[]'));
 end
 $$;

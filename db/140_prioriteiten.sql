@@ -1,21 +1,104 @@
 -- Priorities: rocks and OKRs per quarter, in one list, with progress and stand from SQL.
 
--- A priority as every answer shows it.
+-- The key result definition: every key result of every priority the caller may see, with its
+-- progress from start value to target in percent (one decimal).
+create view app_hidden.def_kernresultaten with (security_invoker = true) as
+  select k.org_id, k.id, k.prioriteit_id, k.titel, k.startwaarde, k.doelwaarde, k.huidige_waarde,
+    round(app_hidden.kernresultaat_voortgang(k.startwaarde, k.doelwaarde, k.huidige_waarde) * 100, 1) as voortgang,
+    k.aangemaakt_op
+  from app.kernresultaten k;
+
+grant select on app_hidden.def_kernresultaten to koers_door, koers_definer;
+
+-- The priority definition: every priority the caller may see (all quarters, completed ones too),
+-- with its key results and figures: voortgang and verstreken in percent (one decimal, as answers
+-- show them), stand by the rules of app_hidden.prioriteit_stand. Progress of a rock: done weight
+-- over the weight of its tasks that are not vervallen (directly under it; a subtask counts
+-- inside its parent), 100% when all of them are done; of an OKR: the mean progress of its key
+-- results; of a completed priority: 100%.
+create view app_hidden.def_prioriteiten with (security_invoker = true) as
+  select p.org_id, p.id, p.titel, p.soort, p.omschrijving,
+    p.eigenaar_user_id, pe.naam as eigenaar_naam,
+    p.kwartaal_start, app_hidden.kwartaal_label(p.kwartaal_start) as kwartaal,
+    f.startdatum, f.deadline,
+    round(f.voortgang * 100, 1) as voortgang, round(f.verstreken * 100, 1) as verstreken,
+    app_hidden.prioriteit_stand(p.afgerond_op is not null, f.moment >= f.startdatum::timestamp,
+                                f.verstreken, f.voortgang, f.telt) as stand,
+    p.afgerond_op is not null as afgerond,
+    p.team_id, tm.naam as team_naam, p.brand_label_id,
+    coalesce(kr.kernresultaten, '[]') as kernresultaten,
+    p.afgerond_op, p.aangemaakt_op, p.bijgewerkt_op
+  from app.prioriteiten p
+  join app.organisaties o on o.org_id = p.org_id
+  left join app_hidden.def_personen pe on pe.org_id = p.org_id and pe.user_id = p.eigenaar_user_id
+  left join app.teams tm on tm.org_id = p.org_id and tm.id = p.team_id
+  left join lateral (
+    select count(*) > 0 as telt, bool_and(t.stand = 'voltooid') as alles_klaar,
+           sum(t.gewicht) filter (where t.stand = 'voltooid') / nullif(sum(t.gewicht), 0) as voortgang
+    -- The hours of each size, read once per statement (not joined per task).
+    from (select x.stand, app_hidden.taak_gewicht(x.inschatting_uren,
+                   ((select jsonb_object_agg(kg.waarde, kg.betekenis) from app.keuzes kg where kg.lijst = 'grootte')
+                    ->> x.grootte)::numeric) as gewicht
+          from app.taken x
+          where x.org_id = p.org_id and x.prioriteit_id = p.id and x.ouder_id is null
+            and x.stand <> 'vervallen' and x.verwijderd_op is null) t
+    where p.soort = 'rock') rt on true
+  left join lateral (
+    select count(*) > 0 as telt,
+           avg(app_hidden.kernresultaat_voortgang(k.startwaarde, k.doelwaarde, k.huidige_waarde)) as voortgang,
+           jsonb_agg(jsonb_build_object('id', k.id, 'titel', k.titel, 'startwaarde', k.startwaarde,
+                                        'doelwaarde', k.doelwaarde, 'huidige_waarde', k.huidige_waarde,
+                                        'voortgang', k.voortgang)
+                     order by k.aangemaakt_op, k.id) as kernresultaten
+    from app_hidden.def_kernresultaten k
+    where k.org_id = p.org_id and k.prioriteit_id = p.id) kr on true
+  cross join lateral (
+    select s.startdatum, s.deadline, s.moment,
+           app_hidden.verstreken(s.startdatum, s.deadline, s.moment) as verstreken,
+           case when p.afgerond_op is not null then 1
+                when p.soort = 'rock' then case when rt.alles_klaar then 1 else coalesce(rt.voortgang, 0) end
+                else coalesce(kr.voortgang, 0) end as voortgang,
+           coalesce(case when p.soort = 'rock' then rt.telt else kr.telt end, false) as telt
+    from (select coalesce(p.startdatum, p.kwartaal_start) as startdatum,
+                 coalesce(p.deadline, app_hidden.kwartaal_eind(p.kwartaal_start)) as deadline,
+                 app_hidden.moment(o.tijdzone) as moment
+          offset 0) s
+    offset 0) f;
+
+grant select on app_hidden.def_prioriteiten to koers_door, koers_definer;
+
+-- A priority as every answer shows it; team only when the organisation has teams.
+create view app_hidden.prioriteit_weergaven with (security_invoker = true) as
+  select d.org_id, d.id, d.kwartaal_start, d.team_id, d.stand, d.deadline, d.eigenaar_naam, d.titel,
+    jsonb_build_object(
+      'id', d.id, 'titel', d.titel, 'soort', d.soort, 'omschrijving', d.omschrijving,
+      'eigenaar', case when d.eigenaar_naam is not null
+                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
+      'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
+      || case when (select exists (select 1 from app.teams t where t.org_id = (select app_hidden.huidige_org())))
+              then jsonb_build_object('team', case when d.team_naam is not null
+                                                   then jsonb_build_object('id', d.team_id, 'naam', d.team_naam) end)
+              else '{}' end as weergave
+  from app_hidden.def_prioriteiten d;
+
+grant select on app_hidden.prioriteit_weergaven to koers_door, koers_definer;
+
+-- One priority as answers show it (the writes' results, the app).
 create function app_hidden.prioriteit_weergave(_org uuid, _id uuid) returns jsonb
-language plpgsql stable set search_path = '' as $$
-begin
-  return (
-    select jsonb_build_object(
-      'id', p.id, 'titel', p.titel, 'soort', p.soort, 'omschrijving', p.omschrijving,
-      'eigenaar', app_hidden.persoon(p.org_id, p.eigenaar_user_id),
-      'kwartaal', app_hidden.kwartaal_label(p.kwartaal_start),
-      'startdatum', c.startdatum, 'deadline', c.deadline,
-      'voortgang', round(c.voortgang * 100, 1), 'verstreken', round(c.verstreken * 100, 1),
-      'stand', c.stand, 'afgerond', c.afgerond)
-      || app_hidden.team_veld(p.org_id, p.team_id)
-    from app.prioriteiten p, app_hidden.prioriteit_cijfers(p.org_id, p.id) c
-    where p.org_id = _org and p.id = _id);
-end
+language sql stable as $$
+  select w.weergave from app_hidden.prioriteit_weergaven w where w.org_id = _org and w.id = _id
+    and w.org_id = (select app_hidden.huidige_org())
+$$;
+
+-- The figures of one priority, for callers without the doors' grants: only about the caller's
+-- own organisation (voortgang and verstreken in percent, as def_prioriteiten has them).
+create function app_hidden.prioriteit_cijfers(_org uuid, _id uuid,
+  out voortgang numeric, out verstreken numeric, out stand text, out startdatum date, out deadline date, out afgerond boolean)
+language sql stable security definer set search_path = '' as $$
+  select d.voortgang, d.verstreken, d.stand, d.startdatum, d.deadline, d.afgerond
+  from app_hidden.def_prioriteiten d
+  where d.org_id = _org and d.id = _id and app_hidden.eigen_org(_org)
 $$;
 
 create function api.prioriteiten(p jsonb) returns jsonb
@@ -29,11 +112,11 @@ begin
   return jsonb_build_object(
     'kwartaal', app_hidden.kwartaal_label(kwartaal),
     'prioriteiten', coalesce((
-      select jsonb_agg(w order by w ->> 'deadline', w #>> '{eigenaar,naam}', w ->> 'titel')
-      from app.prioriteiten x, app_hidden.prioriteit_weergave(x.org_id, x.id) w
-      where x.org_id = org and x.kwartaal_start = kwartaal
-        and app_hidden.in_team(x.team_id, team)
-        and (not aandacht or w ->> 'stand' in ('aandacht nodig', 'loopt achter'))), '[]'));
+      select jsonb_agg(w.weergave order by w.deadline, w.eigenaar_naam, w.titel)
+      from app_hidden.prioriteit_weergaven w
+      where w.org_id = org and w.kwartaal_start = kwartaal
+        and app_hidden.in_team(w.team_id, team)
+        and (not aandacht or w.stand in ('aandacht nodig', 'loopt achter'))), '[]'));
 end
 $$;
 
@@ -51,6 +134,7 @@ declare
   vandaag date := app_hidden.vandaag(org);
   aantal integer;
   nieuw uuid;
+  w jsonb;
 begin
   if eind < vandaag then
     perform app_hidden.ongeldig('kwartaal', format('Kwartaal %s is al voorbij.', app_hidden.kwartaal_label(kwartaal)));
@@ -69,19 +153,20 @@ begin
   values (org, soort, titel, omschrijving, eigenaar, kwartaal, deadline, app_hidden.huidige_gebruiker())
   returning id into nieuw;
 
+  w := app_hidden.prioriteit_weergave(org, nieuw);
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'titel', app_hidden.veld(null, to_jsonb(titel)),
       'soort', app_hidden.veld(null, to_jsonb(soort)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'kwartaal', app_hidden.veld(null, to_jsonb(app_hidden.kwartaal_label(kwartaal))),
       'deadline', app_hidden.veld(null, to_jsonb(deadline)),
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)))
       || case when aantal > 5 then jsonb_build_object('advies', format(
            '%s heeft hiermee %s prioriteiten in %s; het advies is drie tot vijf per persoon per kwartaal.',
-           app_hidden.persoon(org, eigenaar) ->> 'naam', aantal, app_hidden.kwartaal_label(kwartaal)))
+           w #>> '{eigenaar,naam}', aantal, app_hidden.kwartaal_label(kwartaal)))
          else '{}' end,
-    'resultaat', jsonb_build_object('prioriteit', app_hidden.prioriteit_weergave(org, nieuw)));
+    'resultaat', jsonb_build_object('prioriteit', w));
 end
 $$;
 

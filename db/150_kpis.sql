@@ -1,19 +1,95 @@
 -- KPIs: the scoreboard with traffic lights, new KPIs, and measurements.
 
+-- The measurement definition: every measurement of every KPI the caller may see, with the
+-- quarter it counts in (a week counts where its Thursday is).
+create view app_hidden.def_kpi_metingen with (security_invoker = true) as
+  select m.org_id, m.kpi_id, m.periode, m.periode_start, m.periode_eind,
+    app_hidden.periode_kwartaal(m.periode_start, k.cadans) as kwartaal_start,
+    m.waarde, m.toelichting, m.ingevoerd_door as ingevoerd_door_user_id, p.naam as ingevoerd_door_naam, m.ingevoerd_op
+  from app.kpi_metingen m
+  join app.kpis k on k.org_id = m.org_id and k.id = m.kpi_id
+  left join app_hidden.def_personen p on p.org_id = m.org_id and p.user_id = m.ingevoerd_door;
+
+grant select on app_hidden.def_kpi_metingen to koers_door, koers_definer;
+
+-- The scoreboard definition: one row per KPI the caller may see (active or not) per quarter,
+-- as of now, or as of the end of _peildag (the last day that counts: a measurement is judged
+-- at the end of its period). _kwartaal is the quarter's first day; without it (null), every
+-- quarter in which the KPI has a target or a measurement, and the running quarter. teller:
+-- huidige_stand is the sum of the quarter's measurements, the line the quarter target pro rata
+-- the elapsed share of the quarter; stand: the latest measurement against the target.
+create function app_hidden.def_kpi_scorebord(_kwartaal date default null, _peildag date default null)
+returns table (org_id uuid, id uuid, kwartaal_start date, kwartaal text, naam text, eenheid text,
+               eigenaar_user_id uuid, eigenaar_naam text, meetsoort text, cadans text, lager_is_beter boolean,
+               team_id uuid, team_naam text, actief boolean, kwartaaldoel numeric, huidige_stand numeric,
+               lijn numeric, stoplicht text, bereikt boolean, laatste_periode text, bijgewerkt_op timestamptz)
+language sql stable as $$
+  select k.org_id, k.id, q.kwartaal_start, app_hidden.kwartaal_label(q.kwartaal_start),
+    k.naam, k.eenheid, k.eigenaar_user_id, pe.naam, k.meetsoort, k.cadans, k.lager_is_beter,
+    k.team_id, tm.naam, k.actief, d.doel, m.huidige_stand,
+    round(app_hidden.kpi_lijn(k.meetsoort, d.doel, f.aandeel), 2),
+    app_hidden.kpi_stoplicht(k.meetsoort, k.lager_is_beter, d.doel, m.huidige_stand, f.aandeel),
+    app_hidden.kpi_bereikt(k.meetsoort, k.lager_is_beter, d.doel, m.huidige_stand, f.aandeel),
+    m.laatste_periode, k.bijgewerkt_op
+  from app.kpis k
+  join app.organisaties o on o.org_id = k.org_id
+  cross join lateral (
+    select _kwartaal as kwartaal_start where _kwartaal is not null
+    union all
+    select x.kwartaal_start from (
+      select dd.kwartaal_start from app.kpi_kwartaaldoelen dd where dd.org_id = k.org_id and dd.kpi_id = k.id
+      union
+      select app_hidden.periode_kwartaal(mm.periode_start, k.cadans) from app.kpi_metingen mm
+      where mm.org_id = k.org_id and mm.kpi_id = k.id
+      union
+      select date_trunc('quarter', app_hidden.moment(o.tijdzone))::date) x
+    where _kwartaal is null) q
+  left join app_hidden.def_personen pe on pe.org_id = k.org_id and pe.user_id = k.eigenaar_user_id
+  left join app.teams tm on tm.org_id = k.org_id and tm.id = k.team_id
+  left join app.kpi_kwartaaldoelen d on d.org_id = k.org_id and d.kpi_id = k.id and d.kwartaal_start = q.kwartaal_start
+  left join lateral (
+    select case when k.meetsoort = 'teller' then sum(mm.waarde)
+                else (array_agg(mm.waarde order by mm.periode_start desc))[1] end as huidige_stand,
+           case when k.meetsoort = 'teller' then max(mm.periode)
+                else (array_agg(mm.periode order by mm.periode_start desc))[1] end as laatste_periode
+    from app.kpi_metingen mm
+    where mm.org_id = k.org_id and mm.kpi_id = k.id
+      and mm.periode_start >= q.kwartaal_start - 3 and mm.periode_start <= app_hidden.kwartaal_eind(q.kwartaal_start)
+      and app_hidden.periode_kwartaal(mm.periode_start, k.cadans) = q.kwartaal_start
+      and (_peildag is null or mm.periode_start <= _peildag)) m on true
+  cross join lateral (
+    select app_hidden.verstreken(q.kwartaal_start, app_hidden.kwartaal_eind(q.kwartaal_start),
+                                 least(app_hidden.moment(o.tijdzone), (_peildag + 1)::timestamp)) as aandeel
+    offset 0) f
+$$;
+
+grant execute on function app_hidden.def_kpi_scorebord(date, date) to koers_door;
+
+-- A KPI on the scoreboard of a quarter as answers show it; team only when the organisation has
+-- teams.
+create function app_hidden.kpi_weergaven(_kwartaal date, _peildag date default null)
+returns table (org_id uuid, id uuid, naam text, actief boolean, team_id uuid, weergave jsonb)
+language sql stable as $$
+  select d.org_id, d.id, d.naam, d.actief, d.team_id,
+    jsonb_build_object(
+      'id', d.id, 'naam', d.naam, 'eenheid', d.eenheid,
+      'eigenaar', case when d.eigenaar_naam is not null
+                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'meetsoort', d.meetsoort, 'cadans', d.cadans, 'lager_is_beter', d.lager_is_beter,
+      'kwartaaldoel', d.kwartaaldoel, 'huidige_stand', d.huidige_stand, 'lijn', d.lijn,
+      'stoplicht', d.stoplicht, 'bereikt', d.bereikt, 'laatste_periode', d.laatste_periode)
+      || case when (select exists (select 1 from app.teams t where t.org_id = (select app_hidden.huidige_org())))
+              then jsonb_build_object('team', case when d.team_naam is not null
+                                                   then jsonb_build_object('id', d.team_id, 'naam', d.team_naam) end)
+              else '{}' end
+  from app_hidden.def_kpi_scorebord(_kwartaal, _peildag) d
+$$;
+
+-- One KPI in one quarter as answers show it (the writes' results, the app).
 create function app_hidden.kpi_weergave(_org uuid, _id uuid, _kwartaal date) returns jsonb
-language plpgsql stable set search_path = '' as $$
-begin
-  return (
-    select jsonb_build_object(
-      'id', k.id, 'naam', k.naam, 'eenheid', k.eenheid,
-      'eigenaar', app_hidden.persoon(k.org_id, k.eigenaar_user_id),
-      'meetsoort', k.meetsoort, 'cadans', k.cadans, 'lager_is_beter', k.lager_is_beter,
-      'kwartaaldoel', c.kwartaaldoel, 'huidige_stand', c.huidige_stand, 'lijn', round(c.lijn, 2),
-      'stoplicht', c.stoplicht, 'bereikt', c.bereikt, 'laatste_periode', c.laatste_periode)
-      || app_hidden.team_veld(k.org_id, k.team_id)
-    from app.kpis k, app_hidden.kpi_cijfers(k.org_id, k.id, _kwartaal) c
-    where k.org_id = _org and k.id = _id);
-end
+language sql stable as $$
+  select w.weergave from app_hidden.kpi_weergaven(_kwartaal) w where w.org_id = _org and w.id = _id
+    and w.org_id = (select app_hidden.huidige_org())
 $$;
 
 create function api.kpi_scorebord(p jsonb) returns jsonb
@@ -26,10 +102,9 @@ begin
   return jsonb_build_object(
     'kwartaal', app_hidden.kwartaal_label(kwartaal),
     'kpis', coalesce((
-      select jsonb_agg(app_hidden.kpi_weergave(org, k.id, kwartaal) order by k.naam, k.id)
-      from app.kpis k
-      where k.org_id = org and k.actief
-        and app_hidden.in_team(k.team_id, team)), '[]'));
+      select jsonb_agg(w.weergave order by w.naam, w.id)
+      from app_hidden.kpi_weergaven(kwartaal) w
+      where w.org_id = org and w.actief and app_hidden.in_team(w.team_id, team)), '[]'));
 end
 $$;
 
@@ -44,20 +119,21 @@ declare
   cadans text := (p ->> 'cadans');
   lager boolean := coalesce((p ->> 'lager_is_beter')::boolean, false);
   nieuw uuid;
+  w jsonb;
 begin
   insert into app.kpis (org_id, naam, eenheid, eigenaar_user_id, meetsoort, cadans, lager_is_beter, aangemaakt_door)
   values (org, naam, eenheid, eigenaar, meetsoort, cadans, lager, app_hidden.huidige_gebruiker())
   returning id into nieuw;
+  w := app_hidden.kpi_weergave(org, nieuw, date_trunc('quarter', app_hidden.vandaag(org))::date);
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'naam', app_hidden.veld(null, to_jsonb(naam)),
       'eenheid', app_hidden.veld(null, to_jsonb(eenheid)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'meetsoort', app_hidden.veld(null, to_jsonb(meetsoort)),
       'cadans', app_hidden.veld(null, to_jsonb(cadans)),
       'lager_is_beter', app_hidden.veld(null, to_jsonb(lager))),
-    'resultaat', jsonb_build_object('kpi',
-      app_hidden.kpi_weergave(org, nieuw, date_trunc('quarter', app_hidden.vandaag(org))::date)));
+    'resultaat', jsonb_build_object('kpi', w));
 end
 $$;
 
@@ -86,7 +162,8 @@ begin
   -- current value; its confirmation is refused when that is not what its proposal showed.
   perform app_hidden.vergrendel('kpi_meting', org::text, k.id::text, per.periode);
   select * into oud from app.kpi_metingen m where m.org_id = org and m.kpi_id = k.id and m.periode = per.periode;
-  select c.stoplicht into voor from app_hidden.kpi_cijfers(org, k.id, kwartaal, per.laatste_dag) c;
+  select c.stoplicht into voor from app_hidden.def_kpi_scorebord(kwartaal, per.laatste_dag) c
+  where c.org_id = org and c.id = k.id;
 
   insert into app.kpi_metingen as m (org_id, kpi_id, periode, periode_start, periode_eind, waarde, toelichting, ingevoerd_door, ingevoerd_op)
   values (org, k.id, per.periode, per.van, per.laatste_dag, waarde, toelichting, ik, app_hidden.nu())
@@ -94,7 +171,8 @@ begin
     set waarde = excluded.waarde, toelichting = excluded.toelichting,
         ingevoerd_door = excluded.ingevoerd_door, ingevoerd_op = excluded.ingevoerd_op;
 
-  select * into na from app_hidden.kpi_cijfers(org, k.id, kwartaal, per.laatste_dag);
+  select c.stoplicht into na from app_hidden.def_kpi_scorebord(kwartaal, per.laatste_dag) c
+  where c.org_id = org and c.id = k.id;
   if na.stoplicht in ('attentie', 'achter') and toelichting is null then
     perform app_hidden.ongeldig('toelichting', format(
       'Met deze meting staat %s op %s; geef een toelichting.', k.naam, na.stoplicht));
@@ -124,7 +202,8 @@ declare
 begin
   select * into k from app.kpis x where x.org_id = new.org_id and x.id = new.kpi_id;
   kwartaal := app_hidden.periode_kwartaal(new.periode_start, k.cadans);
-  select * into c from app_hidden.kpi_cijfers(new.org_id, new.kpi_id, kwartaal, new.periode_eind);
+  select * into c from app_hidden.def_kpi_scorebord(kwartaal, new.periode_eind) x
+  where x.org_id = new.org_id and x.id = new.kpi_id;
   if c.stoplicht = 'achter' and c.kwartaaldoel is not null then
     perform app_hidden.gebeurtenis(new.org_id, 'kpi.rood', new.kpi_id,
       jsonb_build_object(
@@ -132,7 +211,7 @@ begin
                                   'meetsoort', k.meetsoort, 'cadans', k.cadans),
         'meting', jsonb_build_object('periode', new.periode, 'waarde', new.waarde),
         'kwartaal', app_hidden.kwartaal_label(kwartaal), 'kwartaaldoel', c.kwartaaldoel,
-        'lijn', round(c.lijn, 2), 'stoplicht', c.stoplicht)
+        'lijn', c.lijn, 'stoplicht', c.stoplicht)
       || app_hidden.team_veld(k.org_id, k.team_id));
   end if;
   return null;

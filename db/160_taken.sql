@@ -2,6 +2,7 @@
 -- This file: how a task is shown, and the reads (taken, taak_geschiedenis). History and events
 -- are written by triggers (163_taken_history_events.sql), the writes are in 166_taken_writes.sql.
 
+-- Single-value helpers of the triggers and the writes (one call per change, never per row read).
 create function app_hidden.taak_tags(_org uuid, _taak uuid) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
@@ -27,48 +28,101 @@ begin
 end
 $$;
 
--- Brand label of a task: its own, else that of its priority or project.
-create function app_hidden.taak_brand_label(_org uuid, _label uuid, _prioriteit uuid, _project uuid) returns text
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  if not app_hidden.eigen_org(_org) then return null; end if;
-  return (select b.naam from app.brand_labels b where b.org_id = _org and b.id = coalesce(_label,
-            (select p.brand_label_id from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit),
-            (select p.brand_label_id from app.projecten p where p.org_id = _org and p.id = _project)));
-end
-$$;
+-- The tag names of every task of the caller's organisation, for def_taken, which shows them only
+-- for the tasks the caller sees (as app_hidden.taak_tags does for one task). Owned by
+-- koers_definer and fenced on the caller's organisation once per statement, so reading a task's
+-- tags does not check the tag policy's "task visible" once more per tag.
+create view app_hidden.taak_tagnamen as
+  select tt.org_id, tt.taak_id, g.naam
+  from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
+  where tt.org_id = (select app_hidden.huidige_org());
 
--- Hours spent on a task, all of them (a member sees only their own hours row by row).
-create function app_hidden.taak_uren(_org uuid, _taak uuid) returns numeric
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  return (select coalesce(sum(u.uren), 0) from app.uren u where u.org_id = _org and u.taak_id = _taak and app_hidden.eigen_org(_org));
-end
-$$;
+alter view app_hidden.taak_tagnamen owner to koers_definer;
+grant select on app_hidden.taak_tagnamen to koers_door;
 
--- A task as every answer shows it.
+-- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
+-- every figure, one row per task. Under the caller's RLS (security_invoker); the hours total
+-- counts every member's hours (app_hidden.uren_alle). The reads (taken, the writes' results,
+-- zoeken) filter, order and shape it; the warehouse reads it as it is.
+create view app_hidden.def_taken with (security_invoker = true) as
+  select t.org_id, t.id, t.nummer, t.omschrijving, t.toelichting,
+    case when t.prioriteit_id is not null then 'prioriteit' when t.project_id is not null then 'project' else 'los' end
+      as hoort_bij_soort,
+    coalesce(t.prioriteit_id, t.project_id) as hoort_bij_id,
+    case when t.prioriteit_id is not null then pr.titel else pj.titel end as hoort_bij_titel,
+    t.prioriteit_id, t.project_id, t.ouder_id,
+    t.eigenaar_user_id, pe.naam as eigenaar_naam,
+    t.aangemaakt_door as aangemaakt_door_user_id, pa.naam as aangemaakt_door_naam,
+    coalesce(ks.betekenis, t.stand) as stand, t.stand as stand_waarde,
+    t.deadline, t.week, t.urgentie,
+    coalesce(tg.tags, '[]') as tags,
+    b.naam as brand_label,
+    t.grootte,
+    case when t.inschatting_uren is not null or t.grootte is not null
+         then app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) end as inschatting_uren,
+    app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) as gewicht,
+    coalesce(hu.uren, 0) as besteed_uren,
+    t.herhalen,
+    o.nummer as onder_taak_nummer,
+    st.aantal as subtaken,
+    t.afgerond_op, t.verwijderd_op, t.aangemaakt_op, t.bijgewerkt_op
+  from app.taken t
+  left join app.prioriteiten pr on pr.org_id = t.org_id and pr.id = t.prioriteit_id
+  left join app.projecten pj on pj.org_id = t.org_id and pj.id = t.project_id
+  left join app_hidden.def_personen pe on pe.org_id = t.org_id and pe.user_id = t.eigenaar_user_id
+  left join app_hidden.def_personen pa on pa.org_id = t.org_id and pa.user_id = t.aangemaakt_door
+  left join app.keuzes ks on ks.lijst = 'taak_stand' and ks.waarde = t.stand
+  left join app.keuzes kg on kg.lijst = 'grootte' and kg.waarde = t.grootte
+  left join app.brand_labels b
+    on b.org_id = t.org_id and b.id = coalesce(t.brand_label_id, pr.brand_label_id, pj.brand_label_id)
+  left join app.taken o on o.org_id = t.org_id and o.id = t.ouder_id
+  left join lateral (
+    select jsonb_agg(g.naam order by lower(g.naam)) as tags
+    from app_hidden.taak_tagnamen g where g.org_id = t.org_id and g.taak_id = t.id) tg on true
+  left join lateral (
+    select sum(u.uren) as uren from app_hidden.uren_alle u where u.org_id = t.org_id and u.taak_id = t.id) hu on true
+  left join lateral (
+    select count(*) as aantal from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id) st on true;
+
+grant select on app_hidden.def_taken to koers_door, koers_definer;
+
+-- A task as every answer shows it, from a row of def_taken.
+create view app_hidden.taak_weergaven with (security_invoker = true) as
+  select d.org_id, d.id, d.nummer, d.deadline, d.stand_waarde, d.verwijderd_op, d.prioriteit_id, d.project_id,
+    d.eigenaar_user_id, d.week, d.hoort_bij_soort,
+    jsonb_build_object(
+      'id', d.id, 'nummer', d.nummer, 'omschrijving', d.omschrijving, 'toelichting', d.toelichting,
+      'hoort_bij', case when d.hoort_bij_soort = 'los' then jsonb_build_object('soort', 'los')
+                        when d.hoort_bij_titel is not null
+                        then jsonb_build_object('soort', d.hoort_bij_soort, 'id', d.hoort_bij_id, 'titel', d.hoort_bij_titel) end,
+      'eigenaar', case when d.eigenaar_naam is not null
+                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'aangemaakt_door', case when d.aangemaakt_door_naam is not null
+                              then jsonb_build_object('user_id', d.aangemaakt_door_user_id, 'naam', d.aangemaakt_door_naam) end,
+      'stand', d.stand, 'deadline', d.deadline, 'week', d.week, 'urgentie', d.urgentie,
+      'tags', d.tags, 'brand_label', d.brand_label, 'grootte', d.grootte,
+      'inschatting_uren', d.inschatting_uren, 'besteed_uren', d.besteed_uren, 'herhalen', d.herhalen,
+      'onder_taak_nummer', d.onder_taak_nummer, 'subtaken', d.subtaken) as weergave
+  from app_hidden.def_taken d;
+
+grant select on app_hidden.taak_weergaven to koers_door, koers_definer;
+
+-- One task as every answer shows it (the writes' results, the app): null when the caller may
+-- not see it.
 create function app_hidden.taak_weergave(_org uuid, _id uuid) returns jsonb
-language plpgsql stable set search_path = '' as $$
-begin
-  return (
-    select jsonb_build_object(
-      'id', t.id, 'nummer', t.nummer, 'omschrijving', t.omschrijving, 'toelichting', t.toelichting,
-      'hoort_bij', app_hidden.taak_onderdeel(t.org_id, t.prioriteit_id, t.project_id),
-      'eigenaar', app_hidden.persoon(t.org_id, t.eigenaar_user_id),
-      'aangemaakt_door', app_hidden.persoon(t.org_id, t.aangemaakt_door),
-      'stand', app_hidden.stand_lezen(t.stand), 'deadline', t.deadline, 'week', t.week, 'urgentie', t.urgentie,
-      'tags', app_hidden.taak_tags(t.org_id, t.id),
-      'brand_label', app_hidden.taak_brand_label(t.org_id, t.brand_label_id, t.prioriteit_id, t.project_id),
-      'grootte', t.grootte,
-      'inschatting_uren', case when t.inschatting_uren is not null or t.grootte is not null
-                               then app_hidden.taak_gewicht(t.inschatting_uren, t.grootte) end,
-      'besteed_uren', app_hidden.taak_uren(t.org_id, t.id),
-      'herhalen', t.herhalen,
-      'onder_taak_nummer', (select o.nummer from app.taken o where o.org_id = t.org_id and o.id = t.ouder_id),
-      'subtaken', (select count(*) from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id))
-    from app.taken t where t.org_id = _org and t.id = _id);
-end
+language sql stable as $$
+  select w.weergave from app_hidden.taak_weergaven w where w.org_id = _org and w.id = _id
+    and w.org_id = (select app_hidden.huidige_org())
 $$;
+
+-- A task's history, newest first as taak_geschiedenis shows it: every entry of every task the
+-- caller may see.
+create view app_hidden.def_taak_geschiedenis with (security_invoker = true) as
+  select g.org_id, g.id, g.taak_id, g.soort, g.door_user_id, p.naam as door_naam, g.tijdstip, g.oud, g.nieuw, g.aanroep_id
+  from app.taak_geschiedenis g
+  left join app_hidden.def_personen p on p.org_id = g.org_id and p.user_id = g.door_user_id;
+
+grant select on app_hidden.def_taak_geschiedenis to koers_door, koers_definer;
 
 -- Reads --------------------------------------------------------------------------------------
 
@@ -81,31 +135,42 @@ declare
   f_hoort_bij uuid := (p ->> 'hoort_bij_id')::uuid;
   f_eigenaar uuid := (p ->> 'eigenaar_user_id')::uuid;
   f_afgesloten boolean := coalesce((p ->> 'ook_afgesloten')::boolean, false);
-  f_week text := app_hidden.param_week(p, 'week', org, false);
-  f_tags text[] := (select array_agg(lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
+  f_week text;
+  f_tags text[];
   ids uuid[];
 begin
+  -- Checked also with nummer (a bad week is refused whatever else is given).
+  f_week := app_hidden.param_week(p, 'week', org, false);
   if een is not null then
-    return jsonb_build_object('taken', jsonb_build_array(app_hidden.taak_weergave(org, een)), 'afgekapt', false);
+    return jsonb_build_object('taken', jsonb_build_array(
+      (select w.weergave from app_hidden.taak_weergaven w where w.org_id = org and w.id = een)), 'afgekapt', false);
   end if;
-  select array_agg(id) into ids from (
-    select t.id from app.taken t
-    where t.org_id = org and t.verwijderd_op is null
-      and (f_afgesloten or t.stand not in ('voltooid', 'vervallen'))
-      and (f_soort is null or (f_soort = 'prioriteit' and t.prioriteit_id is not null)
-           or (f_soort = 'project' and t.project_id is not null)
-           or (f_soort = 'los' and t.prioriteit_id is null and t.project_id is null))
-      and (f_hoort_bij is null or t.prioriteit_id = f_hoort_bij or t.project_id = f_hoort_bij)
-      and (f_eigenaar is null or t.eigenaar_user_id = f_eigenaar)
-      and (f_week is null or t.week = f_week)
-      and (f_tags is null or cardinality(f_tags) = 0 or (
-        select count(distinct lower(g.naam)) from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
-        where tt.org_id = t.org_id and tt.taak_id = t.id and lower(g.naam) = any (f_tags)) = cardinality(f_tags))
-    order by t.deadline nulls last, t.nummer
-    limit 201) x;
+  if p ? 'tags' then
+    f_tags := (select array_agg(distinct lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
+  end if;
+  -- First which tasks, in order (the 201st only says the list is cut): only the filters given,
+  -- on the task's own columns under the caller's RLS, planned for this call so each uses its
+  -- index. Then the answer through the definition, for those 200 only (a condition on the
+  -- task's id reaches the task's row inside the definition; a join would not).
+  execute 'select array_agg(x.id order by x.rij) from (select t.id, row_number() over (order by t.deadline nulls last, t.nummer) as rij'
+    || ' from app.taken t where t.org_id = $1 and t.verwijderd_op is null'
+    || case when f_afgesloten then '' else ' and t.stand not in (''voltooid'', ''vervallen'')' end
+    || case f_soort when 'prioriteit' then ' and t.prioriteit_id is not null'
+                    when 'project' then ' and t.project_id is not null'
+                    when 'los' then ' and t.prioriteit_id is null and t.project_id is null' else '' end
+    || case when f_hoort_bij is not null then ' and (t.prioriteit_id = $2 or t.project_id = $2)' else '' end
+    || case when f_eigenaar is not null then ' and t.eigenaar_user_id = $3' else '' end
+    || case when f_week is not null then ' and t.week = $4' else '' end
+    || case when f_tags is not null then
+         ' and (select count(distinct lower(g.naam)) from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id'
+         || ' where tt.org_id = t.org_id and tt.taak_id = t.id and lower(g.naam) = any ($5)) = cardinality($5)' else '' end
+    || ' order by t.deadline nulls last, t.nummer limit 201) x'
+    into ids using org, f_hoort_bij, f_eigenaar, f_week, f_tags;
   return jsonb_build_object(
-    'taken', coalesce((select jsonb_agg(app_hidden.taak_weergave(org, i) order by o)
-                       from unnest(ids[1:200]) with ordinality u (i, o)), '[]'),
+    'taken', coalesce((select jsonb_agg(w.weergave order by k.rij)
+                       from app_hidden.taak_weergaven w
+                       join unnest(ids[1:200]) with ordinality k (id, rij) on k.id = w.id
+                       where w.org_id = org and w.id = any (ids[1:200])), '[]'),
     'afgekapt', coalesce(cardinality(ids), 0) > 200);
 end
 $$;
@@ -114,15 +179,18 @@ create function api.taak_geschiedenis(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
-  t app.taken;
+  gezocht uuid := app_hidden.param_verwijzing(p, 'nummer', 'taaknummer');
 begin
-  select * into t from app.taken x
-  where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'nummer', 'taaknummer');
-  return jsonb_build_object('taak', jsonb_build_object('id', t.id, 'nummer', t.nummer, 'omschrijving', t.omschrijving),
-    'geschiedenis', coalesce((
-      select jsonb_agg(jsonb_build_object('soort', g.soort, 'door', app_hidden.persoon(org, g.door_user_id),
-                                          'tijdstip', g.tijdstip, 'oud', g.oud, 'nieuw', g.nieuw)
-                       order by g.tijdstip desc, g.id desc)
-      from app.taak_geschiedenis g where g.org_id = org and g.taak_id = t.id), '[]'));
+  return (
+    select jsonb_build_object('taak', jsonb_build_object('id', t.id, 'nummer', t.nummer, 'omschrijving', t.omschrijving),
+      'geschiedenis', coalesce((
+        select jsonb_agg(jsonb_build_object('soort', g.soort,
+                           'door', case when g.door_naam is not null
+                                        then jsonb_build_object('user_id', g.door_user_id, 'naam', g.door_naam) end,
+                           'tijdstip', g.tijdstip, 'oud', g.oud, 'nieuw', g.nieuw)
+                         order by g.tijdstip desc, g.id desc)
+        from app_hidden.def_taak_geschiedenis g where g.org_id = org and g.taak_id = t.id), '[]'))
+    from (select 1) een
+    left join app.taken t on t.org_id = org and t.id = gezocht);
 end
 $$;

@@ -37,13 +37,14 @@ declare
   tags text[] := coalesce(app_hidden.param_tags(p, 'tags'), '{}');
   label uuid := app_hidden.param_verwijzing(p, 'brand_label', 'brand_label');
   nieuw uuid;
+  w jsonb;
 begin
   select * into project from app.projecten x
   where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'project_id', 'project');
   select * into ouder from app.taken x
   where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'onder_taak_nummer', 'taaknummer');
   if prioriteit_id is not null and project.id is not null then
-    perform app_hidden.ongeldig('project_id', 'Een taak hoort bij een prioriteit of bij een project, niet bij allebei.');
+    perform app_hidden.regel_weigeren('taken_prioriteit_of_project');
   end if;
   if ouder.id is not null then
     if prioriteit_id is not null or project.id is not null then
@@ -59,7 +60,7 @@ begin
     eigenaar := coalesce(eigenaar, ouder.eigenaar_user_id);
   end if;
   if grootte is not null and inschatting is not null then
-    perform app_hidden.ongeldig('inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.');
+    perform app_hidden.regel_weigeren('taken_grootte_of_inschatting');
   end if;
   if project.afgerond_op is not null then
     perform app_hidden.ongeldig('project_id', format('Project %s is afgerond.', project.titel));
@@ -72,23 +73,22 @@ begin
   returning id into nieuw;
   perform app_hidden.tags_zetten(org, nieuw, tags);
 
+  -- The proposal shows the new task as its result does (def_taken), with the tags as given.
+  w := app_hidden.taak_weergave(org, nieuw);
   return jsonb_build_object(
     'voorstel', jsonb_build_object(
       'omschrijving', app_hidden.veld(null, to_jsonb(omschrijving)),
-      'hoort_bij', app_hidden.veld(null, app_hidden.taak_onderdeel(org, coalesce(prioriteit_id, ouder.prioriteit_id),
-                                                                   coalesce(project.id, ouder.project_id))),
-      'onder_taak_nummer', app_hidden.veld(null, to_jsonb(ouder.nummer)),
-      'eigenaar', app_hidden.veld(null, app_hidden.persoon(org, eigenaar)),
+      'hoort_bij', app_hidden.veld(null, w -> 'hoort_bij'),
+      'onder_taak_nummer', app_hidden.veld(null, w -> 'onder_taak_nummer'),
+      'eigenaar', app_hidden.veld(null, w -> 'eigenaar'),
       'deadline', app_hidden.veld(null, to_jsonb(deadline)),
       'week', app_hidden.veld(null, to_jsonb(week)),
       'herhalen', app_hidden.veld(null, to_jsonb(herhalen)),
       'grootte', app_hidden.veld(null, to_jsonb(grootte)),
-      'inschatting_uren', app_hidden.veld(null, to_jsonb(case when grootte is not null or inschatting is not null
-                                                              then app_hidden.taak_gewicht(inschatting, grootte) end)),
+      'inschatting_uren', app_hidden.veld(null, w -> 'inschatting_uren'),
       'tags', app_hidden.veld(null, to_jsonb(tags)),
-      'brand_label', app_hidden.veld(null, to_jsonb(app_hidden.taak_brand_label(org, label,
-        coalesce(prioriteit_id, ouder.prioriteit_id), coalesce(project.id, ouder.project_id))))),
-    'resultaat', jsonb_build_object('taak', app_hidden.taak_weergave(org, nieuw)));
+      'brand_label', app_hidden.veld(null, w -> 'brand_label')),
+    'resultaat', jsonb_build_object('taak', w));
 end
 $$;
 
@@ -133,7 +133,7 @@ begin
   if p ? 'week' then t.week := app_hidden.param_week(p, 'week', org); end if;
   if p ? 'brand_label' then t.brand_label_id := app_hidden.param_verwijzing(p, 'brand_label', 'brand_label'); end if;
   if p ? 'grootte' and p ? 'inschatting_uren' and jsonb_typeof(p -> 'inschatting_uren') <> 'null' then
-    perform app_hidden.ongeldig('inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.');
+    perform app_hidden.regel_weigeren('taken_grootte_of_inschatting');
   end if;
   if p ? 'grootte' then
     t.grootte := (p ->> 'grootte');

@@ -1,11 +1,35 @@
 -- The weekly board per person per ISO week, and the day's three priorities.
 
-create function app_hidden.weektaak_weergave(w app.weektaken) returns jsonb
-language sql stable as $$
-  select jsonb_build_object('id', w.id, 'titel', w.titel, 'status', w.kolom, 'klaar', w.klaar,
-                            'rock_id', w.prioriteit_id, 'week', w.week)
+-- The weekly-board definition: every task on a weekly board the caller may see (their own
+-- board; every board for a role whose right on weektaken is 'alles', by the policy), all weeks.
+create view app_hidden.def_weektaken with (security_invoker = true) as
+  select w.org_id, w.id, w.user_id as persoon_user_id, p.naam as persoon_naam, w.week, w.titel,
+    w.kolom as status, w.klaar, w.prioriteit_id as rock_id, w.aangemaakt_door as aangemaakt_door_user_id,
+    w.aangemaakt_op
+  from app.weektaken w
+  left join app_hidden.def_personen p on p.org_id = w.org_id and p.user_id = w.user_id;
+
+grant select on app_hidden.def_weektaken to koers_door, koers_definer;
+
+-- The day-priorities definition: the caller's own day priorities (the policy shows nobody
+-- else's), every day, with the three slots as the answer's list.
+create view app_hidden.def_dagprioriteiten with (security_invoker = true) as
+  select d.org_id, d.user_id as persoon_user_id, p.naam as persoon_naam, d.datum,
+    d.prioriteit_1, d.prioriteit_2, d.prioriteit_3,
+    jsonb_build_array(d.prioriteit_1, d.prioriteit_2, d.prioriteit_3) as prioriteiten, d.bijgewerkt_op
+  from app.dagprioriteiten d
+  left join app_hidden.def_personen p on p.org_id = d.org_id and p.user_id = d.user_id;
+
+grant select on app_hidden.def_dagprioriteiten to koers_door, koers_definer;
+
+-- A weekly-board task as answers show it (inlined: one expression, no table).
+create function app_hidden.weektaak_weergave(id uuid, titel text, status text, klaar boolean, rock_id uuid, week text)
+returns jsonb language sql stable as $$
+  select jsonb_build_object('id', id, 'titel', titel, 'status', status, 'klaar', klaar, 'rock_id', rock_id, 'week', week)
 $$;
 
+-- The caller's board, and for a role that sees every board, each active member's board that has
+-- tasks in the week.
 create function api.weektaken(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
@@ -15,14 +39,17 @@ declare
   alles boolean := app_hidden.mijn_recht('weektaken') = 'alles';
 begin
   return jsonb_build_object('week', gekozen, 'borden', coalesce((
-    select jsonb_agg(jsonb_build_object('persoon', app_hidden.persoon(org, u.user_id),
-      'taken', coalesce((select jsonb_agg(app_hidden.weektaak_weergave(w) order by w.aangemaakt_op, w.id)
-                         from app.weektaken w where w.org_id = org and w.user_id = u.user_id and w.week = gekozen), '[]'))
-      order by u.naam, u.user_id)
-    from (select l.user_id, a.naam from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-          where l.org_id = org and l.actief
-            and (l.user_id = ik or (alles and exists (
-              select 1 from app.weektaken w where w.org_id = org and w.user_id = l.user_id and w.week = gekozen)))) u), '[]'));
+    select jsonb_agg(jsonb_build_object('persoon', pe.persoon, 'taken', coalesce(b.taken, '[]')) order by pe.naam, pe.user_id)
+    from app.lidmaatschappen l
+    join app_hidden.def_personen pe on pe.org_id = l.org_id and pe.user_id = l.user_id
+    left join (
+      select w.persoon_user_id,
+             jsonb_agg(app_hidden.weektaak_weergave(w.id, w.titel, w.status, w.klaar, w.rock_id, w.week)
+                       order by w.aangemaakt_op, w.id) as taken
+      from app_hidden.def_weektaken w
+      where w.org_id = org and w.week = gekozen
+      group by w.persoon_user_id) b on b.persoon_user_id = l.user_id
+    where l.org_id = org and l.actief and (l.user_id = ik or (alles and b.persoon_user_id is not null))), '[]'));
 end
 $$;
 
@@ -50,10 +77,12 @@ begin
     'voorstel', jsonb_build_object(
       'titel', app_hidden.veld(null, to_jsonb(nieuwe_titel)),
       'week', app_hidden.veld(null, to_jsonb(gekozen)),
-      'voor', app_hidden.veld(null, app_hidden.persoon(org, voor)),
+      'voor', app_hidden.veld(null, (select x.persoon from app_hidden.def_personen x
+                                      where x.org_id = org and x.user_id = voor)),
       'prioriteit', app_hidden.veld(null, case when prioriteit.id is null then null
                                               else jsonb_build_object('id', prioriteit.id, 'titel', prioriteit.titel) end)),
-    'resultaat', jsonb_build_object('weektaak', app_hidden.weektaak_weergave(w)));
+    'resultaat', jsonb_build_object('weektaak',
+      app_hidden.weektaak_weergave(w.id, w.titel, w.kolom, w.klaar, w.prioriteit_id, w.week)));
 end
 $$;
 
@@ -95,7 +124,8 @@ begin
            app_hidden.veld(to_jsonb(oud.prioriteit_2), to_jsonb(nieuw.prioriteit_2))) else '{}' end
       || case when p ? 'prioriteit_3' then jsonb_build_object('prioriteit_3',
            app_hidden.veld(to_jsonb(oud.prioriteit_3), to_jsonb(nieuw.prioriteit_3))) else '{}' end,
-    'resultaat', jsonb_build_object('dagprioriteiten', jsonb_build_object('datum', dag,
-      'prioriteiten', jsonb_build_array(nieuw.prioriteit_1, nieuw.prioriteit_2, nieuw.prioriteit_3))));
+    'resultaat', jsonb_build_object('dagprioriteiten', (
+      select jsonb_build_object('datum', d.datum, 'prioriteiten', d.prioriteiten)
+      from app_hidden.def_dagprioriteiten d where d.org_id = org and d.persoon_user_id = ik and d.datum = dag)));
 end
 $$;

@@ -152,9 +152,8 @@ end
 $$;
 
 create function app_hidden.webhook_soorten() returns text[]
-language sql immutable parallel safe as $$
-  select array['taak.aangemaakt', 'taak.gewijzigd', 'taak.klaar', 'prioriteit.aangemaakt', 'prioriteit.afgerond',
-               'kpi.rood', 'reflectie.ingediend']
+language sql stable parallel safe as $$
+  select array_remove(app_hidden.keuzes('gebeurtenis_soort'), 'webhook.test')
 $$;
 
 -- What the app does (CLI): webhooks of an organisation, by their owner ----------------------

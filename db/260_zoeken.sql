@@ -1,10 +1,8 @@
 -- Search (zoeken): tasks, attachments (name and file text), comments, priorities with key
 -- results, projects, KPIs and people, in Dutch (app.koers_nl: unaccent, then the Dutch stemmer).
 -- Search runs as the door role under every policy: what the caller cannot see in the app, a
--- search cannot find. The vectors are generated columns with GIN indexes (migrations/0008).
--- Also here: the triggers that keep the searchable text (task tags, attachment parts, when a
--- row last changed), the job that reads an attachment's file, and what the app does with
--- comments and attachments.
+-- search cannot find. The vectors are generated columns with GIN indexes (migrations/0010_search.sql);
+-- the triggers that keep their text are in db/255_zoektekst.sql.
 
 -- Under row-level security PostgreSQL uses an index only for a condition whose function is
 -- LEAKPROOF (it cannot reveal a row the policies hide), and tsvector @@ tsquery is not marked
@@ -22,134 +20,6 @@ begin
 end
 $$;
 
--- When a row last changed (the filters na and voor, and the order without text) ------------
-
-create function app_hidden.tg__bijgewerkt() returns trigger
-language plpgsql volatile set search_path = '' as $$
-begin
-  new.bijgewerkt_op := app_hidden.nu();
-  return new;
-end
-$$;
-do $$
-declare t text;
-begin
-  foreach t in array array['app.prioriteiten', 'app.projecten', 'app.kpis', 'app.lidmaatschappen'] loop
-    execute format('create trigger _100_bijgewerkt before insert or update on %s '
-                   'for each row execute function app_hidden.tg__bijgewerkt()', t);
-  end loop;
-end
-$$;
-
--- A task's tag names in app.taken.tag_tekst, so they are in its search vector, and in lower
--- case in tag_sleutels for the tags filter ------------------------------------------------
-
-create function app_hidden.tag_tekst_bijwerken(_org uuid, _taken uuid[]) returns void
-language plpgsql volatile security definer set search_path = '' as $$
-begin
-  update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels
-  from (select i as id, g.namen, g.sleutels
-        from unnest(_taken) i,
-        lateral (select string_agg(n.naam, ' ' order by lower(n.naam)) as namen,
-                        array_agg(lower(n.naam) order by lower(n.naam)) as sleutels
-                 from app.taak_tags tt join app.tags n on n.org_id = tt.org_id and n.id = tt.tag_id
-                 where tt.org_id = _org and tt.taak_id = i) g) x
-  where t.org_id = _org and t.id = x.id and t.tag_tekst is distinct from x.namen;
-end
-$$;
-
-create function app_hidden.tg_taak_tags__tag_tekst() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-declare r record;
-begin
-  if tg_op = 'INSERT' then
-    for r in select n.org_id, array_agg(distinct n.taak_id) as taken from nieuw n group by n.org_id loop
-      perform app_hidden.tag_tekst_bijwerken(r.org_id, r.taken);
-    end loop;
-  else
-    for r in select o.org_id, array_agg(distinct o.taak_id) as taken from oud o group by o.org_id loop
-      perform app_hidden.tag_tekst_bijwerken(r.org_id, r.taken);
-    end loop;
-  end if;
-  return null;
-end
-$$;
-create trigger _800_tag_tekst_nieuw after insert on app.taak_tags referencing new table as nieuw
-  for each statement execute function app_hidden.tg_taak_tags__tag_tekst();
-create trigger _800_tag_tekst_weg after delete on app.taak_tags referencing old table as oud
-  for each statement execute function app_hidden.tg_taak_tags__tag_tekst();
-
-create function app_hidden.tg_tags__tag_tekst() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-begin
-  perform app_hidden.tag_tekst_bijwerken(new.org_id,
-    array(select tt.taak_id from app.taak_tags tt where tt.org_id = new.org_id and tt.tag_id = new.id));
-  return null;
-end
-$$;
-create trigger _800_tag_tekst after update of naam on app.tags
-  for each row execute function app_hidden.tg_tags__tag_tekst();
-
--- An attachment's text in searchable parts -----------------------------------------------
-
--- Parts of at most about _max characters: the text's own parts (pages, sheets: separated by
--- form feeds), each cut between words when longer, with its place from _plekken.
-create function app_hidden.tekst_delen(_tekst text, _plekken text[], _max integer default 3000)
-returns table (nr integer, plek text, tekst text)
-language sql immutable parallel safe as $$
-  with delen as (
-    select d.i, regexp_replace(d.deel, '\s+', ' ', 'g') as deel
-    from unnest(string_to_array(_tekst, E'\f')) with ordinality d (deel, i)
-  ), woorden as (
-    select d.i, w.j, w.woord, sum(length(w.woord) + 1) over (partition by d.i order by w.j) as tot
-    from delen d, unnest(string_to_array(trim(d.deel), ' ')) with ordinality w (woord, j)
-    where trim(d.deel) <> ''
-  ), stukken as (
-    select i, (tot - 1) / _max as stuk, string_agg(woord, ' ' order by j) as tekst
-    from woorden group by i, (tot - 1) / _max
-  )
-  select (row_number() over (order by i, stuk))::integer, _plekken[i], s.tekst from stukken s
-$$;
-
-create function app_hidden.tg_bijlagen__delen() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-begin
-  delete from app.bijlage_delen d where d.org_id = new.org_id and d.bijlage_id = new.id;
-  insert into app.bijlage_delen (org_id, bijlage_id, nr, taak_id, geupload_op, plek, tekst)
-  select new.org_id, new.id, x.nr, new.taak_id, new.geupload_op, x.plek, x.tekst
-  from app_hidden.tekst_delen(coalesce(new.tekst, ''), new.tekst_plekken) x;
-  return null;
-end
-$$;
-create trigger _800_delen after insert or update of tekst, tekst_plekken on app.bijlagen
-  for each row execute function app_hidden.tg_bijlagen__delen();
-
--- Reading a file's text: a job in the transaction that stores the file -------------------------
-
--- One job per attachment (its job key): storing it again replaces a job still waiting. The job
--- (src/tasks/extract_attachment_text.ts) may run more than once; it writes the same result.
-create function app_hidden.tg_bijlage_bestanden__tekst_lezen() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-begin
-  update app.bijlagen b set tekst_status = 'wacht', tekst_fout = null
-  where b.org_id = new.org_id and b.id = new.bijlage_id;
-  perform graphile_worker.add_job('extract_attachment_text',
-    json_build_object('org_id', new.org_id, 'bijlage_id', new.bijlage_id),
-    job_key => 'extract_attachment_text:' || new.org_id || ':' || new.bijlage_id);
-  return null;
-end
-$$;
-create trigger _900_tekst_lezen after insert or update of inhoud on app_private.bijlage_bestanden
-  for each row execute function app_hidden.tg_bijlage_bestanden__tekst_lezen();
-
--- Grants and policies for the new tables ---------------------------------------------------
-
-grant select on app.bijlage_delen to koers_door;
-create policy "members see the text of attachments of tasks they see" on app.bijlage_delen
-  for select to koers_door
-  using (org_id = (select app_hidden.huidige_org())
-         and exists (select 1 from app.taken t where t.org_id = bijlage_delen.org_id and t.id = bijlage_delen.taak_id offset 0));
--- app_private.bijlage_bestanden: nothing for the doors (only the fence of 060_policies.sql).
 
 -- zoeken -------------------------------------------------------------------------------------
 
@@ -187,97 +57,85 @@ language sql immutable parallel safe as $$
   select coalesce(to_tsvector('app.koers_nl', left(_tekst, 100000)) @@ _q, false)
 $$;
 
--- One hit as the answer shows it: soort, id, nummer (of the task), titel, hoort_bij, stand,
--- waar (the field the text was found in; for an attachment's file also plek, its page or
--- sheet), fragment and bijgewerkt_op. Without a query, waar and fragment are null.
-create function app_hidden.zoek_treffer(_org uuid, _soort text, _id uuid, _deel integer, _q tsquery) returns jsonb
-language plpgsql stable set search_path = '' as $$
-declare
-  t app.taken;
-  h jsonb;
-  velden text[][];
-  i integer;
-  taak_van jsonb;
-begin
-  if _soort in ('bijlage', 'opmerking') then
-    select x.* into t from app.taken x
-    where x.org_id = _org and x.id = case _soort
-      when 'bijlage' then (select b.taak_id from app.bijlagen b where b.org_id = _org and b.id = _id)
-      else (select o.taak_id from app.opmerkingen o where o.org_id = _org and o.id = _id) end;
-    taak_van := jsonb_build_object('soort', 'taak', 'id', t.id, 'nummer', t.nummer, 'titel', t.omschrijving);
-  end if;
-  -- Per kind: the hit's fields, and its searchable fields in order (name, text).
-  case _soort
-    when 'taak' then
-      select x.* into t from app.taken x where x.org_id = _org and x.id = _id;
-      h := jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving,
-        'hoort_bij', app_hidden.taak_onderdeel(_org, t.prioriteit_id, t.project_id),
-        'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', t.bijgewerkt_op);
-      velden := array[['titel', t.omschrijving], ['tags', t.tag_tekst], ['toelichting', t.toelichting]];
-    when 'bijlage' then
-      select jsonb_build_object('nummer', t.nummer, 'titel', b.naam, 'hoort_bij', taak_van,
-               'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', b.geupload_op),
-             array[['naam', regexp_replace(b.naam, '[._\-]+', ' ', 'g')]]
-        into h, velden from app.bijlagen b where b.org_id = _org and b.id = _id;
-      if _deel is not null then
-        select h || jsonb_build_object('waar', 'tekst', 'plek', d.plek, 'fragment', app_hidden.fragment(d.tekst, _q))
-          into h from app.bijlage_delen d where d.org_id = _org and d.bijlage_id = _id and d.nr = _deel;
-      end if;
-    when 'opmerking' then
-      select jsonb_build_object('nummer', t.nummer,
-               'titel', case when length(o.tekst) > 80 then left(o.tekst, 79) || '…' else o.tekst end,
-               'hoort_bij', taak_van, 'stand', app_hidden.stand_lezen(t.stand), 'bijgewerkt_op', o.geplaatst_op),
-             array[['tekst', o.tekst]]
-        into h, velden from app.opmerkingen o where o.org_id = _org and o.id = _id;
-    when 'prioriteit' then
-      select jsonb_build_object('nummer', null, 'titel', p.titel,
-               'hoort_bij', case when p.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
-                                   from app.teams x where x.org_id = _org and x.id = p.team_id) end,
-               'stand', (select c.stand from app_hidden.prioriteit_cijfers(_org, p.id) c),
-               'afgerond', p.afgerond_op is not null,
-               'kwartaal', app_hidden.kwartaal_label(p.kwartaal_start),
-               'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
-             array[['titel', p.titel], ['omschrijving', p.omschrijving],
-                   ['kernresultaat', (select string_agg(k.titel, ' · ' order by k.aangemaakt_op, k.id)
-                                      from app.kernresultaten k where k.org_id = _org and k.prioriteit_id = p.id)]]
-        into h, velden from app.prioriteiten p where p.org_id = _org and p.id = _id;
-    when 'project' then
-      select jsonb_build_object('nummer', null, 'titel', p.titel, 'hoort_bij', null,
-               'stand', case when p.afgerond_op is not null then 'afgerond' else 'lopend' end,
-               'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
-             array[['titel', p.titel], ['omschrijving', p.omschrijving]]
-        into h, velden from app.projecten p where p.org_id = _org and p.id = _id;
-    when 'kpi' then
-      select jsonb_build_object('nummer', null, 'titel', k.naam,
-               'hoort_bij', case when k.team_id is not null then (select jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam)
-                                   from app.teams x where x.org_id = _org and x.id = k.team_id) end,
-               'stand', (select c.stoplicht from app_hidden.kpi_cijfers(_org, k.id,
-                          date_trunc('quarter', app_hidden.vandaag(_org))::date) c),
-               'bijgewerkt_op', coalesce(k.bijgewerkt_op, k.aangemaakt_op)),
-             array[['naam', k.naam], ['eenheid', k.eenheid], ['doel', k.doel]]
-        into h, velden from app.kpis k where k.org_id = _org and k.id = _id;
-    when 'persoon' then
-      select jsonb_build_object('nummer', null, 'titel', a.naam,
-               'hoort_bij', case when x.id is not null then jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam) end,
-               'stand', null, 'bijgewerkt_op', coalesce(l.bijgewerkt_op, l.aangemaakt_op)),
-             array[['naam', a.naam], ['functietitel', l.functietitel], ['team', x.naam]]
-        into h, velden from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-        left join app.teams x on x.org_id = l.org_id and x.id = l.team_id
-        where l.org_id = _org and l.user_id = _id;
-  end case;
-  h := jsonb_build_object('soort', _soort, 'id', _id) || h;
-  if _q is null or h ? 'waar' then
-    return h || jsonb_build_object('waar', h -> 'waar', 'fragment', h -> 'fragment');
-  end if;
-  for i in 1 .. array_length(velden, 1) loop
-    if app_hidden.treft(velden[i][2], _q) then
-      return h || jsonb_build_object('waar', velden[i][1], 'fragment', app_hidden.fragment(velden[i][2], _q));
-    end if;
-  end loop;
-  -- The words were found across fields (title and tags, say): the snippet spans them.
-  return h || jsonb_build_object('waar', velden[1][1], 'fragment', app_hidden.fragment(
-    (select string_agg(velden[j][2], ' · ' order by j) from generate_subscripts(velden, 1) j), _q));
-end
+-- The hits as the answer shows them, in the order given (_soorten, _ids and _delen side by
+-- side), in one statement over the definitions: soort, id, nummer (of the task), titel, hoort_bij,
+-- stand, waar (the field the text was found in; for an attachment's file also plek, its page or
+-- sheet), fragment and bijgewerkt_op. Without a query, waar and fragment are null. Each kind
+-- lists its searchable fields in order (namen, teksten): waar is the first that holds the words;
+-- when the words were found across fields (title and tags, say), the snippet spans them. A KPI's
+-- stand is its traffic light in _kwartaal (the running quarter).
+create function app_hidden.zoek_weergave(_org uuid, _q tsquery, _kwartaal date, _soorten text[], _ids uuid[],
+                                         _delen integer[]) returns jsonb
+language sql stable as $$
+  select coalesce(jsonb_agg(
+           jsonb_build_object('soort', g.soort, 'id', g.id) || r.h
+           || case when _q is null or r.h ? 'waar'
+                   then jsonb_build_object('waar', r.h -> 'waar', 'fragment', r.h -> 'fragment')
+                   else jsonb_build_object('waar', coalesce(m.naam, r.namen[1]),
+                          'fragment', app_hidden.fragment(coalesce(m.tekst, array_to_string(r.teksten, ' · ')), _q)) end
+           order by g.nr), '[]')
+  from unnest(_soorten, _ids, _delen) with ordinality g (soort, id, deel, nr)
+  cross join lateral (
+    select jsonb_build_object('nummer', w.nummer, 'titel', t.omschrijving, 'hoort_bij', w.weergave -> 'hoort_bij',
+             'stand', w.weergave -> 'stand', 'bijgewerkt_op', t.bijgewerkt_op) as h,
+           array['titel', 'tags', 'toelichting'] as namen, array[t.omschrijving, t.tag_tekst, t.toelichting] as teksten
+    from app_hidden.taak_weergaven w join app.taken t on t.org_id = w.org_id and t.id = w.id
+    where g.soort = 'taak' and w.org_id = _org and w.id = g.id
+    union all
+    select jsonb_build_object('nummer', d.nummer, 'titel', b.naam,
+             'hoort_bij', jsonb_build_object('soort', 'taak', 'id', d.id, 'nummer', d.nummer, 'titel', d.omschrijving),
+             'stand', d.stand, 'bijgewerkt_op', b.geupload_op)
+           || coalesce((select jsonb_build_object('waar', 'tekst', 'plek', x.plek, 'fragment', app_hidden.fragment(x.tekst, _q))
+                        from app.bijlage_delen x where x.org_id = b.org_id and x.bijlage_id = b.id and x.nr = g.deel), '{}'),
+           array['naam'], array[regexp_replace(b.naam, '[._\-]+', ' ', 'g')]
+    from app.bijlagen b join app_hidden.def_taken d on d.org_id = b.org_id and d.id = b.taak_id
+    where g.soort = 'bijlage' and b.org_id = _org and b.id = g.id
+    union all
+    select jsonb_build_object('nummer', d.nummer,
+             'titel', case when length(o.tekst) > 80 then left(o.tekst, 79) || '…' else o.tekst end,
+             'hoort_bij', jsonb_build_object('soort', 'taak', 'id', d.id, 'nummer', d.nummer, 'titel', d.omschrijving),
+             'stand', d.stand, 'bijgewerkt_op', o.geplaatst_op),
+           array['tekst'], array[o.tekst]
+    from app.opmerkingen o join app_hidden.def_taken d on d.org_id = o.org_id and d.id = o.taak_id
+    where g.soort = 'opmerking' and o.org_id = _org and o.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', p.titel,
+             'hoort_bij', case when p.team_naam is not null
+                               then jsonb_build_object('soort', 'team', 'id', p.team_id, 'titel', p.team_naam) end,
+             'stand', p.stand, 'afgerond', p.afgerond, 'kwartaal', p.kwartaal,
+             'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
+           array['titel', 'omschrijving', 'kernresultaat'],
+           array[p.titel, p.omschrijving, (select string_agg(k ->> 'titel', ' · ' order by i)
+                                           from jsonb_array_elements(p.kernresultaten) with ordinality e (k, i))]
+    from app_hidden.def_prioriteiten p
+    where g.soort = 'prioriteit' and p.org_id = _org and p.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', p.titel, 'hoort_bij', null,
+             'stand', case when p.afgerond_op is not null then 'afgerond' else 'lopend' end,
+             'bijgewerkt_op', coalesce(p.bijgewerkt_op, p.aangemaakt_op)),
+           array['titel', 'omschrijving'], array[p.titel, p.omschrijving]
+    from app_hidden.def_projecten p
+    where g.soort = 'project' and p.org_id = _org and p.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', k.naam,
+             'hoort_bij', case when d.team_naam is not null
+                               then jsonb_build_object('soort', 'team', 'id', d.team_id, 'titel', d.team_naam) end,
+             'stand', d.stoplicht, 'bijgewerkt_op', coalesce(k.bijgewerkt_op, k.aangemaakt_op)),
+           array['naam', 'eenheid', 'doel'], array[k.naam, k.eenheid, k.doel]
+    from app_hidden.def_kpi_scorebord(_kwartaal) d join app.kpis k on k.org_id = d.org_id and k.id = d.id
+    where g.soort = 'kpi' and d.org_id = _org and d.id = g.id
+    union all
+    select jsonb_build_object('nummer', null, 'titel', a.naam,
+             'hoort_bij', case when x.id is not null then jsonb_build_object('soort', 'team', 'id', x.id, 'titel', x.naam) end,
+             'stand', null, 'bijgewerkt_op', coalesce(l.bijgewerkt_op, l.aangemaakt_op)),
+           array['naam', 'functietitel', 'team'], array[a.naam, l.functietitel, x.naam]
+    from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
+    left join app.teams x on x.org_id = l.org_id and x.id = l.team_id
+    where g.soort = 'persoon' and l.org_id = _org and l.user_id = g.id) r
+  left join lateral (
+    select v.naam, v.tekst from unnest(r.namen, r.teksten) with ordinality v (naam, tekst, i)
+    where _q is not null and app_hidden.treft(v.tekst, _q)
+    order by v.i limit 1) m on true
 $$;
 
 -- The conditions a branch of the search adds for the creator (_maker: $4) and the dates
@@ -355,7 +213,9 @@ declare
   delen text[] := '{}';
   zoek text;
   gevonden record;
-  resultaten jsonb := '[]';
+  hit_soorten text[];
+  hit_ids uuid[];
+  hit_delen integer[];
   aantal integer := 0;
 begin
   if p ? 'hoort_bij_id' then
@@ -383,7 +243,7 @@ begin
       and 'taak' = any (soorten);
     return jsonb_build_object('resultaten',
       case when gevonden.id is null then '[]'::jsonb
-           else jsonb_build_array(app_hidden.zoek_treffer(org, 'taak', gevonden.id, null, null)) end,
+           else app_hidden.zoek_weergave(org, null, null, array['taak'], array[gevonden.id], array[null::integer]) end,
       'afgekapt', false);
   end if;
 
@@ -502,110 +362,17 @@ begin
   end if;
 
   -- Per hit its best class (an attachment: its name first, else its newest matching part),
-  -- then all hits by class and newest first.
-  zoek := 'select soort, id, deel from (select distinct on (soort, id) * from ('
+  -- then all hits by class and newest first; then all of them shown in one statement.
+  zoek := 'select array_agg(soort order by nr), array_agg(id order by nr), array_agg(deel order by nr), count(*)::integer'
+    || ' from (select soort, id, deel, row_number() over (order by rang desc, datum desc, soort, id) as nr'
+    || ' from (select distinct on (soort, id) * from ('
     || array_to_string(delen, ' union all ')
-    || ') a order by soort, id, rang desc, deel nulls first) b order by rang desc, datum desc, soort, id limit $9';
-  for gevonden in execute zoek using org, q, eigenaar, maker, hoort_bij, app_hidden.taken_met_tags(tags), na_t, voor_t,
-                                    maximum + 1 loop
-    aantal := aantal + 1;
-    exit when aantal > maximum;
-    resultaten := resultaten || app_hidden.zoek_treffer(org, gevonden.soort, gevonden.id, gevonden.deel, q);
-  end loop;
-  return jsonb_build_object('resultaten', resultaten, 'afgekapt', aantal > maximum);
-end
-$$;
-
--- What the app does: comments and attachments --------------------------------------------------
--- Called by the CLI (koers opmerking plaatsen, koers bijlage toevoegen) and the worker, over
--- the administrative connection; nothing here is granted to the doors. Each establishes the
--- caller with app_hidden.handelen_namens, so the call log and the task's history name the
--- person (or, for the worker, the app itself).
-
-create function beheer.opmerking_plaatsen(_org uuid, _nummer integer, _user uuid, _tekst text) returns jsonb
-language plpgsql volatile set search_path = '' as $$
-declare
-  t app.taken;
-  o app.opmerkingen;
-  tekst text := trim(_tekst);
-begin
-  perform app_hidden.handelen_namens(_org, _user, 'app', 'opmerking_plaatsen',
-    jsonb_build_object('taak', _nummer, 'tekst', left(tekst, 200)));
-  select * into t from app.taken x where x.org_id = _org and x.nummer = _nummer and x.verwijderd_op is null;
-  if t.id is null then perform app_hidden.ongeldig('taak', format('Taak #%s bestaat niet.', _nummer)); end if;
-  if coalesce(tekst, '') = '' then perform app_hidden.ongeldig('tekst', 'De opmerking is leeg.'); end if;
-  if length(tekst) > 10000 then
-    perform app_hidden.ongeldig('tekst', 'De opmerking is te lang (hoogstens 10000 tekens).');
-  end if;
-  insert into app.opmerkingen (org_id, taak_id, tekst, door_user_id, geplaatst_op)
-  values (_org, t.id, tekst, _user, app_hidden.nu()) returning * into o;
-  return jsonb_build_object('id', o.id, 'taak', jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving),
-    'tekst', o.tekst, 'door', app_hidden.persoon(_org, _user), 'geplaatst_op', o.geplaatst_op);
-end
-$$;
-
--- The largest file an attachment may hold (also the check on app_private.bijlage_bestanden).
-create function app_hidden.bijlage_max_bytes() returns integer
-language sql immutable parallel safe as $$ select 10485760 $$;
-
--- Stores a file on a task: the attachment (its history names the person) and the file, whose
--- text a worker job then reads (queued by the trigger on app_private.bijlage_bestanden).
-create function beheer.bijlage_toevoegen(_org uuid, _nummer integer, _user uuid, _naam text, _mimetype text,
-                                         _inhoud bytea) returns jsonb
-language plpgsql volatile set search_path = '' as $$
-declare
-  t app.taken;
-  b app.bijlagen;
-  naam text := trim(regexp_replace(coalesce(_naam, ''), '^.*[/\\]', ''));
-begin
-  perform app_hidden.handelen_namens(_org, _user, 'app', 'bijlage_toevoegen',
-    jsonb_build_object('taak', _nummer, 'naam', left(naam, 255), 'bytes', octet_length(_inhoud)));
-  select * into t from app.taken x where x.org_id = _org and x.nummer = _nummer and x.verwijderd_op is null;
-  if t.id is null then perform app_hidden.ongeldig('taak', format('Taak #%s bestaat niet.', _nummer)); end if;
-  if naam = '' or length(naam) > 255 then
-    perform app_hidden.ongeldig('bestand', 'De bestandsnaam moet 1 tot 255 tekens hebben.');
-  end if;
-  if octet_length(_inhoud) > app_hidden.bijlage_max_bytes() then
-    perform app_hidden.ongeldig('bestand', format('Het bestand is te groot; een bijlage mag hoogstens %s MiB zijn.',
-      app_hidden.bijlage_max_bytes() / 1048576));
-  end if;
-  insert into app.bijlagen (org_id, taak_id, naam, mimetype, bytes, geupload_door, geupload_op)
-  values (_org, t.id, naam, nullif(trim(_mimetype), ''), octet_length(_inhoud), _user, app_hidden.nu())
-  returning * into b;
-  insert into app_private.bijlage_bestanden (org_id, bijlage_id, inhoud) values (_org, b.id, _inhoud);
-  return jsonb_build_object('id', b.id, 'naam', b.naam, 'mimetype', b.mimetype, 'bytes', b.bytes,
-    'tekst_status', 'wacht', 'taak', jsonb_build_object('nummer', t.nummer, 'titel', t.omschrijving),
-    'door', app_hidden.persoon(_org, _user), 'geupload_op', b.geupload_op);
-end
-$$;
-
--- For the worker: the file of an attachment (no row when it is gone).
-create function beheer.bijlage_bestand(_org uuid, _bijlage uuid,
-                                       out naam text, out mimetype text, out inhoud bytea)
-returns setof record language sql stable set search_path = '' as $$
-  select b.naam, b.mimetype, f.inhoud from app.bijlagen b
-  join app_private.bijlage_bestanden f on f.org_id = b.org_id and f.bijlage_id = b.id
-  where b.org_id = _org and b.id = _bijlage
-$$;
-
--- The worker's result: the text in parts [{plek, tekst}] (plek: page or sheet, or null) and the
--- status, or the reason the file could not be read. Writing it again gives the same rows.
-create function beheer.bijlage_tekst_opslaan(_org uuid, _bijlage uuid, _delen jsonb, _status text, _fout text)
-returns jsonb language plpgsql volatile set search_path = '' as $$
-declare b app.bijlagen;
-begin
-  perform app_hidden.handelen_namens(_org, null, 'app', 'bijlage_tekst_lezen',
-    jsonb_build_object('bijlage_id', _bijlage, 'tekst_status', _status));
-  update app.bijlagen x set
-    tekst = (select string_agg(replace(d ->> 'tekst', E'\f', ' '), E'\f' order by i)
-             from jsonb_array_elements(coalesce(_delen, '[]')) with ordinality e (d, i)),
-    tekst_plekken = (select array_agg(d ->> 'plek' order by i)
-                     from jsonb_array_elements(coalesce(_delen, '[]')) with ordinality e (d, i)),
-    tekst_status = _status,
-    tekst_fout = left(_fout, 500)
-  where x.org_id = _org and x.id = _bijlage
-  returning * into b;
-  return jsonb_build_object('id', b.id, 'tekst_status', b.tekst_status,
-    'delen', (select count(*) from app.bijlage_delen d where d.org_id = _org and d.bijlage_id = _bijlage));
+    || ') a order by soort, id, rang desc, deel nulls first) b order by nr limit $9) c';
+  execute zoek into hit_soorten, hit_ids, hit_delen, aantal
+    using org, q, eigenaar, maker, hoort_bij, app_hidden.taken_met_tags(tags), na_t, voor_t, maximum + 1;
+  return jsonb_build_object(
+    'resultaten', app_hidden.zoek_weergave(org, q, date_trunc('quarter', app_hidden.vandaag(org))::date,
+                                           hit_soorten[1:maximum], hit_ids[1:maximum], hit_delen[1:maximum]),
+    'afgekapt', aantal > maximum);
 end
 $$;

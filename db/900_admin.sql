@@ -2,36 +2,6 @@
 -- section releases, reading the log. Called by the CLI over the administrative connection;
 -- nothing here is granted to the doors.
 
--- An organisation by id or by its name (unique, ignoring letter case).
-create function beheer.org(_org text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare ids uuid[];
-begin
-  select array_agg(o.org_id) into ids from app.organisaties o
-  where o.org_id::text = lower(_org) or lower(o.naam) = lower(trim(_org));
-  if ids is null then
-    perform app_hidden.ongeldig('org', format('Organisatie %s bestaat niet.', _org));
-  elsif cardinality(ids) > 1 then
-    perform app_hidden.ongeldig('org', format('Er zijn meerdere organisaties met de naam %s; gebruik het id.', _org));
-  end if;
-  return ids[1];
-end
-$$;
-
--- A member by user_id or e-mail address.
-create function beheer.lid(_org uuid, _user text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare id uuid;
-begin
-  select l.user_id into id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-  where l.org_id = _org and (a.id::text = lower(_user) or lower(a.email) = lower(_user));
-  if id is null then
-    perform app_hidden.ongeldig('user', format('%s is geen lid van deze organisatie.', _user));
-  end if;
-  return id;
-end
-$$;
-
 create function beheer.org_aanmaken(_naam text, _tijdzone text default 'Europe/Amsterdam')
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare o app.organisaties;
@@ -333,7 +303,7 @@ begin
   if not exists (select 1 from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit and p.soort = 'okr') then
     perform app_hidden.ongeldig('prioriteit', format('%s is geen OKR van deze organisatie.', _prioriteit));
   end if;
-  if _doel = _start then perform app_hidden.ongeldig('doel', 'Het doel moet verschillen van de startwaarde.'); end if;
+  if _doel = _start then perform app_hidden.regel_weigeren('kernresultaten_doel_niet_start'); end if;
   insert into app.kernresultaten (org_id, prioriteit_id, titel, startwaarde, doelwaarde, huidige_waarde)
   values (_org, _prioriteit, _titel, _start, _doel, _start) returning kernresultaten.id into id;
   return jsonb_build_object('id', id, 'titel', _titel, 'start', _start, 'doel', _doel,

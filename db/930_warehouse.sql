@@ -9,7 +9,7 @@
 -- (db/940_rapportage.sql copies both from koers_door), so what a login reads passed the same
 -- policies as an API key's answer, unchanged. Its search_path is rapportage, the views it is
 -- meant to read (security_invoker: read as the login, under those policies).
--- Who a session acts for is app_hidden.beller_warehouse(): the login's role OID in a row of
+-- Who a session acts for is app_hidden.beller_warehouse() (db/030_caller.sql): the login's role OID in a row of
 -- app_private.warehouse_logins that only the app writes. Not the role's name, not a setting.
 do $$
 begin
@@ -20,23 +20,8 @@ exception when duplicate_object or unique_violation then null; -- another databa
 end
 $$;
 
--- The caller of a warehouse session: the member the login acts for, while the login is not
--- revoked, the member is active and the organisation's warehouse door is on; otherwise no row,
--- and the session sees nothing. Inlined into the readers of db/030_caller.sql, which run it as
--- koers_definer. Reads only logged tables, so it answers on a hot standby too.
-create function app_hidden.beller_warehouse()
-returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
-language sql stable as $$
-  select null::uuid, w.org_id, w.user_id, l.rol, w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
-  from app_private.warehouse_logins w
-  join app.lidmaatschappen l on l.org_id = w.org_id and l.user_id = w.user_id and l.actief
-  join app_hidden.org_toestand t on t.org = w.org_id
-  where w.rol_oid = to_regrole(quote_ident(session_user))::oid and w.ingetrokken_op is null
-    and coalesce((t.koppelingen -> 'warehouse' ->> 'aan')::boolean, false)
-$$;
-
 -- When a row last changed (migrations/0015_warehouse.sql), kept like the tables of search
--- (db/260_zoeken.sql): the rapportage views carry it for incremental loads.
+-- (db/255_zoektekst.sql): the rapportage views carry it for incremental loads.
 do $$
 declare t text;
 begin

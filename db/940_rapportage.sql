@@ -108,7 +108,7 @@ language sql immutable as $$
     ('kernresultaten', 'app_hidden.def_kernresultaten', 'prioriteiten', 'app.kernresultaten', 'id',
      'Every key result of every OKR (interface: prioriteiten, kernresultaten). Key: (org_id, id).'),
     ('kpi_scorebord', 'app_hidden.def_kpi_scorebord()', 'kpi_scorebord', 'app.kpis', 'id',
-     'Every KPI per quarter in which it has a target or a measurement, and the running quarter, each judged at the moment it is read (interface: kpi_scorebord). Key: (org_id, id, kwartaal_start).'),
+     'Every KPI per quarter in which it has a target or a measurement, and the running quarter, each judged as of today (interface: kpi_scorebord). Key: (org_id, id, kwartaal_start).'),
     ('kpi_metingen', 'app_hidden.def_kpi_metingen', 'kpi_scorebord', 'app.kpi_metingen', 'kpi_id, periode',
      'Every measurement of every KPI (interface: kpi_meting_invoeren). Key: (org_id, kpi_id, periode).'),
     ('weektaken', 'app_hidden.def_weektaken', 'weektaken', 'app.weektaken', 'id',

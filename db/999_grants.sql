@@ -19,15 +19,15 @@ begin
 end
 $$;
 
--- History and events are written by triggers only (trigger functions need no EXECUTE of the
--- caller), and impersonation is for the superuser only.
+-- History, events and a task's tag text are written by triggers only (trigger functions need
+-- no EXECUTE of the caller), and impersonation is for the superuser only.
 do $$
 declare f record;
 begin
   for f in
     select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where n.nspname = 'app_hidden'
-      and (p.prorettype = 'trigger'::regtype or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenis'))
+      and (p.prorettype = 'trigger'::regtype or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenis', 'tag_tekst_bijwerken'))
   loop
     execute format('revoke execute on function %s from koers_door', f.fn);
   end loop;

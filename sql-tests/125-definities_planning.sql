@@ -1,0 +1,161 @@
+-- The planning definitions under RLS for every role (owner, admin, mt, lid, coach): what a role
+-- sees through a definition is what the read operation shows that role (the same rows, the same
+-- figures), and a role that may not read a resource sees nothing through its definition. The
+-- world adds a private project (its task only for those who work on it), a deleted task, hours
+-- of two members on one task, a completed priority and a second KPI.
+begin;
+select plan(62);
+
+set local koers.nu = '2026-05-14T10:00:00+02:00';
+select tests.wereld('Definities BV') as org \gset
+select * from tests.leden(:'org') \gset
+select id as prio from app.prioriteiten where org_id = :'org' \gset
+select id as taak from app.taken where org_id = :'org' and nummer = 1 \gset
+
+-- A private project of the owner that the member works on; admin, mt and coach do not.
+insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, aangemaakt_door, besloten)
+values (:'org', 'Geheim', :'eigenaar', date '2026-05-01', :'eigenaar', true) returning id as geheim \gset
+insert into app.project_leden (org_id, project_id, user_id) values (:'org', :'geheim', :'lid');
+insert into app.taken (org_id, omschrijving, project_id, eigenaar_user_id, aangemaakt_door, deadline)
+values (:'org', 'Geheime taak', :'geheim', :'lid', :'eigenaar', date '2026-06-01');
+insert into app.taken (org_id, omschrijving, eigenaar_user_id, aangemaakt_door, verwijderd_op)
+values (:'org', 'Weg', :'mt', :'mt', now());
+insert into app.taken (org_id, omschrijving, prioriteit_id, eigenaar_user_id, stand, grootte)
+values (:'org', 'Klaar', :'prio', :'mt', 'voltooid', 'middel');
+insert into app.uren (org_id, user_id, datum, uren, taak_id) values (:'org', :'admin', date '2026-05-13', 3, :'taak');
+insert into app.prioriteiten (org_id, soort, titel, eigenaar_user_id, kwartaal_start, aangemaakt_door, afgerond_op)
+values (:'org', 'okr', 'Afgerond', :'mt', date '2026-04-01', :'mt', now());
+insert into app.kpis (org_id, naam, eigenaar_user_id, meetsoort, cadans, lager_is_beter)
+values (:'org', 'Klachten', :'mt', 'stand', 'month', true) returning id as klachten \gset
+insert into app.kpi_kwartaaldoelen (org_id, kpi_id, kwartaal_start, doel) values (:'org', :'klachten', date '2026-04-01', 5);
+insert into app.kpi_metingen (org_id, kpi_id, periode, periode_start, periode_eind, waarde)
+values (:'org', :'klachten', '2026-04', date '2026-04-01', date '2026-04-30', 6);
+
+-- A query's jsonb answer as a member of that role reads it through the door role.
+create function pg_temp.als(_org uuid, _rol text, _sql text) returns jsonb language plpgsql as $$
+declare r jsonb;
+begin
+  reset role;
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol), 'rest');
+  set local role koers_door;
+  execute _sql into r;
+  reset role;
+  return r;
+end
+$$;
+-- The fields of an answer's list, per element, in the answer's order.
+create function pg_temp.velden(_lijst jsonb, _velden text[]) returns jsonb language sql immutable as $$
+  select coalesce(jsonb_agg((select jsonb_object_agg(v, x -> v) from unnest(_velden) v) order by o), '[]')
+  from jsonb_array_elements(_lijst) with ordinality e (x, o)
+$$;
+create function pg_temp.roep(_org uuid, _rol text, _op text, _p jsonb default '{}') returns jsonb language sql as $$
+  select tests.roep(_org, _rol, _op, _p)
+$$;
+
+-- def_taken: every task the role may see; taken shows those not deleted, with the same figures.
+select is(pg_temp.als(:'org', r, $$
+            select coalesce(jsonb_agg(jsonb_build_object('id', id, 'stand', stand, 'besteed_uren', besteed_uren,
+                                        'inschatting_uren', inschatting_uren, 'brand_label', brand_label, 'tags', tags,
+                                        'subtaken', subtaken) order by deadline nulls last, nummer), '[]')
+            from app_hidden.def_taken where verwijderd_op is null$$),
+          pg_temp.velden(pg_temp.roep(:'org', r, 'taken', '{"ook_afgesloten": true}') -> 'taken',
+                         array['id', 'stand', 'besteed_uren', 'inschatting_uren', 'brand_label', 'tags', 'subtaken']),
+          format('def_taken as %s: the tasks and figures taken shows', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+select is(pg_temp.als(:'org', r, $$select to_jsonb(count(*)) from app_hidden.def_taken where omschrijving = 'Geheime taak'$$),
+          to_jsonb(case when r in ('eigenaar', 'lid') then 1 else 0 end),
+          format('def_taken as %s: a private project''s task only for who works on it', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+select is(pg_temp.als(:'org', r, format($$select to_jsonb(besteed_uren) from app_hidden.def_taken where id = %L$$, :'taak')),
+          '5'::jsonb, format('def_taken as %s: besteed_uren counts every member''s hours', r))
+from unnest(array['eigenaar', 'lid', 'coach']) r;
+select is(pg_temp.als(:'org', 'eigenaar', $$select to_jsonb(count(*)) from app_hidden.def_taken where verwijderd_op is not null$$),
+          '1'::jsonb, 'def_taken holds deleted tasks too (the read filters them)');
+
+-- def_taak_geschiedenis: the history taak_geschiedenis shows.
+select is(pg_temp.als(:'org', r, format($$
+            select coalesce(jsonb_agg(jsonb_build_object('soort', soort, 'tijdstip', tijdstip) order by tijdstip desc, id desc), '[]')
+            from app_hidden.def_taak_geschiedenis where taak_id = %L$$, :'taak')),
+          pg_temp.velden(pg_temp.roep(:'org', r, 'taak_geschiedenis', '{"nummer": 1}') -> 'geschiedenis', array['soort', 'tijdstip']),
+          format('def_taak_geschiedenis as %s: the entries taak_geschiedenis shows', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+
+-- def_prioriteiten: the quarter's priorities prioriteiten shows, with the same figures.
+select is(pg_temp.als(:'org', r, $$
+            select coalesce(jsonb_agg(jsonb_build_object('id', id, 'voortgang', voortgang, 'verstreken', verstreken,
+                                        'stand', stand, 'afgerond', afgerond, 'kwartaal', kwartaal, 'deadline', deadline)
+                                      order by deadline, eigenaar_naam, titel), '[]')
+            from app_hidden.def_prioriteiten where kwartaal_start = '2026-04-01'$$),
+          pg_temp.velden(pg_temp.roep(:'org', r, 'prioriteiten', '{"kwartaal": "Q2-2026"}') -> 'prioriteiten',
+                         array['id', 'voortgang', 'verstreken', 'stand', 'afgerond', 'kwartaal', 'deadline']),
+          format('def_prioriteiten as %s: the priorities and figures prioriteiten shows', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+select is(pg_temp.als(:'org', 'lid', format($$select jsonb_build_object('voortgang', voortgang, 'stand', stand)
+                                            from app_hidden.def_prioriteiten where id = %L$$, :'prio')),
+          '{"voortgang": 80.0, "stand": "op koers"}'::jsonb,
+          'def_prioriteiten: a rock''s progress weighs its tasks (8 h done of 10 h)');
+-- def_kernresultaten: the key results every role sees, also inside the priority.
+select is(pg_temp.als(:'org', r, format($$select jsonb_build_object('n', count(*), 'in', (select kernresultaten -> 0 -> 'titel'
+                                           from app_hidden.def_prioriteiten where id = %L)) from app_hidden.def_kernresultaten$$, :'prio')),
+          '{"n": 1, "in": "10 nieuwe klanten"}'::jsonb, format('def_kernresultaten as %s: the key result, in its priority too', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+
+-- def_kpi_scorebord: the active KPIs kpi_scorebord shows for the quarter, with the same figures.
+select is(pg_temp.als(:'org', r, $$
+            select coalesce(jsonb_agg(jsonb_build_object('id', id, 'kwartaaldoel', kwartaaldoel, 'huidige_stand', huidige_stand,
+                                        'lijn', lijn, 'stoplicht', stoplicht, 'bereikt', bereikt, 'laatste_periode', laatste_periode)
+                                      order by naam, id), '[]')
+            from app_hidden.def_kpi_scorebord('2026-04-01') where actief$$),
+          pg_temp.velden(pg_temp.roep(:'org', r, 'kpi_scorebord', '{"kwartaal": "Q2-2026"}') -> 'kpis',
+                         array['id', 'kwartaaldoel', 'huidige_stand', 'lijn', 'stoplicht', 'bereikt', 'laatste_periode']),
+          format('def_kpi_scorebord as %s: the KPIs and figures kpi_scorebord shows', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+select is(pg_temp.als(:'org', 'coach', format($$select jsonb_agg(kwartaal order by kwartaal_start)
+                                              from app_hidden.def_kpi_scorebord() where id = %L$$, :'klachten')),
+          '["Q2-2026"]'::jsonb, 'def_kpi_scorebord(): every quarter of a KPI (its target and measurement are in the running one)');
+select is(pg_temp.als(:'org', r, $$select to_jsonb(count(*)) from app_hidden.def_kpi_metingen$$), '2'::jsonb,
+          format('def_kpi_metingen as %s: every measurement', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+
+-- def_projecten: the running projects projecten shows; the private one only for who works on it.
+select is(pg_temp.als(:'org', r, $$
+            select coalesce(jsonb_agg(jsonb_build_object('id', id, 'open_taken', open_taken, 'uren', uren, 'besloten', besloten)
+                                      order by deadline nulls last, titel, id), '[]')
+            from app_hidden.def_projecten where lopend$$),
+          pg_temp.velden(pg_temp.roep(:'org', r, 'projecten') -> 'projecten', array['id', 'open_taken', 'uren', 'besloten']),
+          format('def_projecten as %s: the projects projecten shows', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+select is(pg_temp.als(:'org', r, format($$select to_jsonb(count(*)) from app_hidden.def_projecten where id = %L$$, :'geheim')),
+          to_jsonb(case when r in ('eigenaar', 'lid') then 1 else 0 end),
+          format('def_projecten as %s: the private project only for who works on it', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+
+-- def_weektaken: the boards weektaken shows; a coach (no weektaken) sees nothing.
+select is(pg_temp.als(:'org', r, $$
+            select coalesce(jsonb_agg(id order by persoon_naam, aangemaakt_op, id), '[]') from app_hidden.def_weektaken
+            where week = '2026-W20'$$),
+          (select coalesce(jsonb_agg(t -> 'id'), '[]') from jsonb_array_elements(pg_temp.roep(:'org', r, 'weektaken', '{"week": "2026-W20"}') -> 'borden') b,
+                  jsonb_array_elements(b -> 'taken') t),
+          format('def_weektaken as %s: the board tasks weektaken shows', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid']) r;
+select is(pg_temp.als(:'org', 'coach', $$select to_jsonb(count(*)) from app_hidden.def_weektaken$$), '0'::jsonb,
+          'def_weektaken as coach: nothing (no access to weekly boards)');
+-- def_dagprioriteiten: only one's own.
+select is(pg_temp.als(:'org', r, $$select to_jsonb(count(*)) from app_hidden.def_dagprioriteiten$$),
+          to_jsonb(case when r = 'lid' then 1 else 0 end), format('def_dagprioriteiten as %s: only their own day', r))
+from unnest(array['eigenaar', 'admin', 'mt', 'lid', 'coach']) r;
+
+-- Another organisation sees none of it, through any planning definition.
+select tests.wereld('Ander BV') as ander \gset
+select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
+            (select count(*) from app_hidden.def_taken where org_id = %1$L) + (select count(*) from app_hidden.def_prioriteiten where org_id = %1$L)
+          + (select count(*) from app_hidden.def_kpi_scorebord() where org_id = %1$L) + (select count(*) from app_hidden.def_projecten where org_id = %1$L)
+          + (select count(*) from app_hidden.def_weektaken where org_id = %1$L) + (select count(*) from app_hidden.def_taak_geschiedenis where org_id = %1$L)
+          + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
+          + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
+          + (select count(*) from app_hidden.taak_tagnamen where org_id = %1$L))$$,
+            :'org')),
+          '0'::jsonb, 'another organisation''s owner sees no row of this one through the planning definitions');
+
+select * from finish();
+rollback;
