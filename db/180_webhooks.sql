@@ -237,11 +237,12 @@ $$;
 
 -- Switching on resets the count of failed deliveries; messages that fell due while the
 -- webhook was off were skipped (status overgeslagen) and can be sent again one by one.
-create function beheer.webhook_zetten(_id uuid, _aan boolean) returns jsonb
+-- _user (here and below): the owner named in the log (the pages); the CLI acts as the app.
+create function beheer.webhook_zetten(_id uuid, _aan boolean, _user uuid default null) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare w app_private.webhooks := beheer.webhook(_id);
 begin
-  perform app_hidden.handelen_namens(w.org_id, null, 'app', case when _aan then 'webhook_aan' else 'webhook_uit' end,
+  perform app_hidden.handelen_namens(w.org_id, _user, 'app', case when _aan then 'webhook_aan' else 'webhook_uit' end,
                                      jsonb_build_object('id', _id));
   update app_private.webhooks x
   set aan = _aan,
@@ -254,7 +255,7 @@ end
 $$;
 
 -- A webhook.test message for this webhook only.
-create function beheer.webhook_testen(_id uuid) returns jsonb
+create function beheer.webhook_testen(_id uuid, _user uuid default null) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   w app_private.webhooks := beheer.webhook(_id);
@@ -264,7 +265,7 @@ begin
   if not w.aan then
     perform app_hidden.fout('ongeldige_parameters', 'De webhook staat uit; zet hem eerst aan (koers webhook aan).', 'id');
   end if;
-  perform app_hidden.handelen_namens(w.org_id, null, 'app', 'webhook_testen', jsonb_build_object('id', _id));
+  perform app_hidden.handelen_namens(w.org_id, _user, 'app', 'webhook_testen', jsonb_build_object('id', _id));
   insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens, onderwerp_id)
   values (w.org_id, 'webhook.test', app_hidden.nu(), jsonb_build_object('webhook', jsonb_build_object('id', w.id, 'naam', w.naam)), w.id)
   returning id into g;
@@ -276,7 +277,7 @@ end
 $$;
 
 -- Sends a message again: the same id, a new round of attempts (each a new delivery).
-create function beheer.webhook_opnieuw(_id uuid, _bericht uuid) returns jsonb
+create function beheer.webhook_opnieuw(_id uuid, _bericht uuid, _user uuid default null) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   w app_private.webhooks := beheer.webhook(_id);
@@ -285,7 +286,7 @@ begin
   if not w.aan then
     perform app_hidden.fout('ongeldige_parameters', 'De webhook staat uit; zet hem eerst aan (koers webhook aan).', 'id');
   end if;
-  perform app_hidden.handelen_namens(w.org_id, null, 'app', 'webhook_opnieuw', jsonb_build_object('id', _id, 'bericht', _bericht));
+  perform app_hidden.handelen_namens(w.org_id, _user, 'app', 'webhook_opnieuw', jsonb_build_object('id', _id, 'bericht', _bericht));
   update app_private.webhook_berichten x
   set status = 'wacht', mislukte_pogingen = 0, reden = null, volgende_poging_op = app_hidden.nu()
   where x.org_id = w.org_id and x.webhook_id = w.id and x.id = _bericht

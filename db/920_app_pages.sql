@@ -80,7 +80,7 @@ begin
   where s.hash = _hash and s.ingetrokken_op is null and s.verloopt_op > app_hidden.nu()
     and l.org_id = s.org_id and l.user_id = s.user_id and l.actief and l.rol = s.rol
     and a.id = s.user_id and o.org_id = s.org_id
-  returning jsonb_build_object('sessie_id', s.id, 'org_id', s.org_id, 'org_naam', o.naam, 'user_id', s.user_id,
+  returning jsonb_build_object('sessie_id', s.id, 'org_id', s.org_id, 'org_naam', o.naam, 'tijdzone', o.tijdzone, 'user_id', s.user_id,
     'naam', a.naam, 'email', a.email, 'rol', s.rol,
     'wachtwoord_vers', s.wachtwoord_op > app_hidden.nu() - beheer.app_termijn('wachtwoord'))
   into r;

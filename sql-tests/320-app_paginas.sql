@@ -3,7 +3,7 @@
 -- the caller's organisation or person; the doors as the database lists them; the call log's
 -- filters; refusals logged with door app; and the address the doors' refusals name.
 begin;
-select plan(34);
+select plan(35);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -75,6 +75,9 @@ select throws_ok(format('select beheer.app_verbinding_intrekken(%L, %L, %L)', :'
 -- Lists.
 select is(beheer.app_deuren(), app_hidden.keuzes('door'), 'the doors are the value list door, in its order');
 select is((select count(*)::int from beheer.app_koppelingen(:'alfa')), cardinality(beheer.app_deuren()), 'every door has a row, switched or not');
+-- The warehouse door is listed like the others, off until switched.
+select is((select array_agg(r ->> 'door') from beheer.app_koppelingen(:'alfa') r), array['rest', 'mcp', 'warehouse'],
+  'every door is listed in the order of its value list, off until switched');
 
 -- A refusal is logged apart, with door app and the status of its code.
 select beheer.app_weigering(:'alfa', :'admin', 'integraties', '{}', 'rol_mag_niet');

@@ -232,6 +232,16 @@ describe("the owner's Integrations page", () => {
     await page.getByRole("button", { name: "Log filteren" }).click();
     await page.waitForURL(/status=400/);
     assert.equal(await rows.count(), 2, "the refused posts (again, and without the token) are in the log too");
+    // Paging: 60 calls of one request id are 50 on the first page and 10 on the next.
+    await db.sql`insert into app_private.aanroepen (org_id, xid, door, operatie, status, verzoek_id)
+                 select ${w.org}, '1'::xid8, 'rest', 'team', 200, 'veel-verzoeken' from generate_series(1, 60)`;
+    await page.goto(`${base}/app/integraties?verzoek_id=veel-verzoeken`);
+    assert.equal(await rows.count(), 50);
+    await page.getByRole("link", { name: "Volgende pagina" }).click();
+    await page.waitForURL(/pagina=2/);
+    assert.equal(await rows.count(), 10);
+    assert.equal(await page.getByRole("link", { name: "Volgende pagina" }).count(), 0);
+    await page.getByRole("link", { name: "Vorige pagina" }).waitFor();
     const bad = await page.goto(`${base}/app/integraties?van=gisteren#aanroeplog`);
     assert.equal(bad!.status(), 400, "a filter that is no date is refused");
     await page.getByRole("alert").filter({ hasText: "van" }).waitFor();
@@ -283,6 +293,18 @@ describe("the owner's Integrations page", () => {
     await page.getByRole("button", { name: "Boekhouding aanzetten" }).click();
     await page.waitForURL(/gedaan=webhook_aan/);
     assert.equal((await db.sql`select aan from app_private.webhooks where org_id = ${w.org} and naam = 'Boekhouding'`)[0]!.aan, true);
+    const log = await db.sql`select distinct operatie, user_id from app_private.aanroepen
+      where org_id = ${w.org} and operatie in ('webhook_maken', 'webhook_testen', 'webhook_opnieuw', 'webhook_uit', 'webhook_aan')
+      order by operatie`;
+    assert.deepEqual(log.map((r) => [r.operatie, r.user_id]), ["webhook_aan", "webhook_maken", "webhook_opnieuw", "webhook_testen", "webhook_uit"]
+      .map((o) => [o, w.members.eigenaar.user_id]), "every webhook action names the owner in the log");
+  });
+
+  it("shows the owner's notifications", async () => {
+    await db.sql`insert into app.meldingen (org_id, user_id, tekst)
+                 values (${w.org}, ${w.members.eigenaar.user_id}, 'Webhook Boekhouding is uitgezet na 15 mislukte afleveringen op rij.')`;
+    await page.goto(`${base}/app/integraties?gedaan=`);
+    await page.getByRole("cell", { name: "Webhook Boekhouding is uitgezet na 15 mislukte afleveringen op rij." }).waitFor();
   });
 
   it("lists the owner's AI assistants and disconnects one: its token stops working at once", async () => {
@@ -426,6 +448,16 @@ describe("other people on the pages", () => {
     assert.deepEqual({ ...s }, { org_id: other.org, rol: "eigenaar" });
   });
 
+  it("a post the pages cannot read answers a 4xx page, never 500", async () => {
+    const json = await fetch(`${base}/app/aanmelden`, { method: "POST", headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ email: "x@y.test", wachtwoord: "z" }) });
+    assert.equal(json.status, 415);
+    assert.match(await json.text(), /niet goed verstuurd/);
+    const big = await fetch(`${base}/app/aanmelden`, { method: "POST", body: `email=${"a".repeat(70 * 1024)}`,
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base } });
+    assert.equal(big.status, 413);
+  });
+
   it("ten wrong passwords for an address block its sign-in for a while", async () => {
     const attempt = (wachtwoord: string) => fetch(`${base}/app/aanmelden`, { method: "POST", redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
@@ -470,6 +502,10 @@ describe("the service as src/server.ts starts it, behind https (KOERS_PUBLIC_URL
         headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://koers.example.com" },
         body: new URLSearchParams({ email: await email(db.sql, w.members.eigenaar), wachtwoord: PASSWORD }) });
       assert.equal(signedIn.status, 303);
+      const plain = await fetch(`${address}/app/aanmelden`, { method: "POST", redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://koers.example.com" },
+        body: new URLSearchParams({ email: await email(db.sql, w.members.eigenaar), wachtwoord: PASSWORD }) });
+      assert.equal(plain.status, 403, "a plain-http page in front of an https Koers may not post");
       assert.match(signedIn.headers.get("set-cookie") ?? "", /^__Host-koers_app=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
       await db.sql`select beheer.koppeling_zetten(${w.org}, 'rest', false, false)`;
       const off = await request(address, "GET", "/api/v1/team", { apiKey: w.members.eigenaar.apiKey, query: { org_id: w.org } });

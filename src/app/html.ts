@@ -7,10 +7,10 @@ export function escape(text: unknown): string {
   return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** A moment as people in the Netherlands read it; empty for none. */
-export function moment(iso: unknown): string {
+/** A moment as Dutch speakers write it, in the organisation's time zone; empty for none. */
+export function moment(iso: unknown, timeZone: string): string {
   if (!iso) return "";
-  return new Date(String(iso)).toLocaleString("nl-NL", { timeZone: "Europe/Amsterdam", dateStyle: "short", timeStyle: "medium" });
+  return new Date(String(iso)).toLocaleString("nl-NL", { timeZone, dateStyle: "short", timeStyle: "medium" });
 }
 
 const STYLE = `

@@ -10,8 +10,8 @@ import { randomSecret, sha256 } from "../oauth/tokens.ts";
 import { AddressRefused, addressPolicy, checkWebhookUrl, resolveChecked } from "../webhooks/address.ts";
 import { createSigningSecret } from "../webhooks/signature.ts";
 import { escape, form, moment, notice, page, secret, table } from "./html.ts";
-import { act, logRefusal, many, sendPage, UUID, type AppOptions, type Session } from "./session.ts";
-import { text, type Form, type Gate } from "./routes.ts";
+import { act, logRefusal, many, redirect, rows, sendPage, text, UUID, type AppOptions, type Form, type Gate,
+  type Session } from "./session.ts";
 
 const OWNER = ["eigenaar"] as const;
 const DOOR_NAMES: Record<string, string> = { rest: "REST API", mcp: "AI-koppeling (MCP)", warehouse: "Warehouse" };
@@ -24,8 +24,6 @@ const DONE: Record<string, string> = {
   opnieuw: "Het bericht wordt opnieuw verstuurd.", assistent: "De assistent is ontkoppeld.",
 };
 
-const rows = async (_sql: Sql, q: PromiseLike<readonly unknown[]>) => (await q as unknown as { r: any }[]).map((x) => x.r);
-
 /** Takes the form's one-time token (a random 256-bit value the page made), or refuses. */
 async function useForm(tx: Sql, s: Session, f: Form): Promise<void> {
   const token = text(f, "eenmalig", 100);
@@ -33,10 +31,6 @@ async function useForm(tx: Sql, s: Session, f: Form): Promise<void> {
     await tx`select app_hidden.ongeldig('eenmalig', 'Dit formulier mist zijn eenmalige code; open de pagina opnieuw.')`;
   }
   await tx`select beheer.app_formulier_gebruiken(${s.org_id}, ${s.sessie_id}, ${sha256(token)})`;
-}
-
-function redirect(reply: FastifyReply, location: string) {
-  return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
 }
 
 /** The field that asks for the password again, when the sign-in is older than ten minutes. */
@@ -48,14 +42,14 @@ function passwordAgain(s: Session): string {
 export async function registerIntegraties(scope: FastifyInstance, sql: Sql, gate: Gate, _options: AppOptions): Promise<void> {
   const render = async (s: Session, query: Record<string, string>, extra: { fout?: string; gedaan?: string; geheim?: string } = {}) => {
     const [koppelingen, secties, sleutels, webhooks, soorten, verbindingen, meldingen, leden] = await Promise.all([
-      rows(sql, sql`select r from beheer.app_koppelingen(${s.org_id}) r`),
-      rows(sql, sql`select r from beheer.app_secties(${s.org_id}) r`),
-      rows(sql, sql`select r from beheer.app_sleutels(${s.org_id}) r`),
-      rows(sql, sql`select r from beheer.webhooks(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_koppelingen(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_secties(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_sleutels(${s.org_id}) r`),
+      rows(sql`select r from beheer.webhooks(${s.org_id}) r`),
       sql`select app_hidden.webhook_soorten() as r`.then((x) => x[0]!.r as string[]),
-      rows(sql, sql`select r from beheer.app_verbindingen(${s.user_id}) r`),
-      rows(sql, sql`select r from beheer.meldingen(${s.org_id}, ${s.user_id}, 20) r`),
-      rows(sql, sql`select r from beheer.leden(${s.org_id}) r`),
+      rows(sql`select r from beheer.app_verbindingen(${s.user_id}) r`),
+      rows(sql`select r from beheer.meldingen(${s.org_id}, ${s.user_id}, 20) r`),
+      rows(sql`select r from beheer.leden(${s.org_id}) r`),
     ]);
     const filter = Object.fromEntries(["door", "operatie", "status", "user_id", "van", "tot", "verzoek_id"]
       .map((k) => [k, (query[k] ?? "").slice(0, 200)]).filter(([, v]) => v !== ""));
@@ -63,7 +57,7 @@ export async function registerIntegraties(scope: FastifyInstance, sql: Sql, gate
     let log: any[] = [];
     let logFout: string | undefined;
     try {
-      log = await rows(sql, sql`select r from beheer.app_log(${s.org_id}, ${sql.json(filter)}, ${LOG_PAGE + 1}, ${(pagina - 1) * LOG_PAGE}) r`);
+      log = await rows(sql`select r from beheer.app_log(${s.org_id}, ${sql.json(filter)}, ${LOG_PAGE + 1}, ${(pagina - 1) * LOG_PAGE}) r`);
     } catch (e) {
       if ((e as { code?: string }).code !== "KOERS") throw e;
       logFout = (e as Error).message;
@@ -90,8 +84,8 @@ ${secties.map((x) => `<label><input type="checkbox" name="sectie" value="${escap
 <section aria-labelledby="sleutels"><h2 id="sleutels">API-sleutels</h2>
 ${form(s, "/app/integraties/sleutels", `${eenmalig()}${passwordAgain(s)}<button type="submit">Nieuwe API-sleutel maken</button>`)}
 ${table("API-sleutels van deze organisatie", ["Sleutel", "Lid", "Gemaakt", "Laatst gebruikt", "Status", ""], sleutels.map((k) => [
-    `<code>${escape(k.hint)}</code>`, escape(k.naam), escape(moment(k.aangemaakt_op)), escape(moment(k.laatst_gebruikt_op) || "nooit"),
-    k.ingetrokken_op ? `ingetrokken ${escape(moment(k.ingetrokken_op))}` : "geldig",
+    `<code>${escape(k.hint)}</code>`, escape(k.naam), escape(moment(k.aangemaakt_op, s.tijdzone)), escape(moment(k.laatst_gebruikt_op, s.tijdzone) || "nooit"),
+    k.ingetrokken_op ? `ingetrokken ${escape(moment(k.ingetrokken_op, s.tijdzone))}` : "geldig",
     k.ingetrokken_op ? "" : form(s, "/app/integraties/sleutels/intrekken", `<input type="hidden" name="key_id" value="${escape(k.key_id)}">
 <button type="submit">Sleutel ${escape(k.hint)} intrekken</button>`)]), "Er zijn nog geen API-sleutels.")}
 </section>
@@ -104,7 +98,7 @@ ${soorten.map((g) => `<label><input type="checkbox" name="gebeurtenissen" value=
 </fieldset>${passwordAgain(s)}
 <button type="submit">Webhook maken</button></fieldset>`)}
 ${table("Webhooks", ["Naam", "Adres", "Gebeurtenissen", "Staat", "Mislukt op rij", ""], webhooks.map((w) => [
-    escape(w.naam), `<code>${escape(w.url)}</code>`, escape(w.gebeurtenissen.join(", ")), w.aan ? "aan" : `uit${w.uitgezet_op ? ` sinds ${escape(moment(w.uitgezet_op))}` : ""}`,
+    escape(w.naam), `<code>${escape(w.url)}</code>`, escape(w.gebeurtenissen.join(", ")), w.aan ? "aan" : `uit${w.uitgezet_op ? ` sinds ${escape(moment(w.uitgezet_op, s.tijdzone))}` : ""}`,
     String(w.opeenvolgende_fouten),
     `<a href="/app/integraties/webhooks/${escape(w.id)}">Afleveringen van ${escape(w.naam)}</a>
 ${form(s, "/app/integraties/webhooks/testen", `<input type="hidden" name="id" value="${escape(w.id)}"><button type="submit">Testbericht naar ${escape(w.naam)}</button>`)}
@@ -113,12 +107,12 @@ ${form(s, "/app/integraties/webhooks/zetten", `<input type="hidden" name="id" va
 </section>
 <section aria-labelledby="assistenten"><h2 id="assistenten">Jouw AI-assistenten</h2>
 ${table("Assistenten verbonden met jouw account", ["Assistent", "Verbonden", "Vernieuwd", ""], verbindingen.map((v) => [
-    escape(v.assistent), escape(moment(v.aangemaakt_op)), escape(moment(v.vernieuwd_op)),
+    escape(v.assistent), escape(moment(v.aangemaakt_op, s.tijdzone)), escape(moment(v.vernieuwd_op, s.tijdzone)),
     form(s, "/app/integraties/assistenten/intrekken", `<input type="hidden" name="id" value="${escape(v.id)}"><button type="submit">${escape(v.assistent)} ontkoppelen</button>`)]),
     "Er is geen assistent met jouw account verbonden.")}
 </section>
 <section aria-labelledby="meldingen"><h2 id="meldingen">Meldingen</h2>
-${table("Meldingen", ["Wanneer", "Melding"], meldingen.map((m) => [escape(moment(m.tijdstip)), escape(m.tekst)]), "Er zijn geen meldingen.")}
+${table("Meldingen", ["Wanneer", "Melding"], meldingen.map((m) => [escape(moment(m.tijdstip, s.tijdzone)), escape(m.tekst)]), "Er zijn geen meldingen.")}
 </section>
 <section aria-labelledby="aanroeplog"><h2 id="aanroeplog">Aanroeplog</h2>
 <form method="get" action="/app/integraties#aanroeplog"><fieldset><legend>Filters</legend>
@@ -134,7 +128,7 @@ ${table("Meldingen", ["Wanneer", "Melding"], meldingen.map((m) => [escape(moment
 <button type="submit">Log filteren</button></fieldset></form>
 ${notice({ fout: logFout })}
 ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "Status", "Fout", "Duur (ms)", "Verzoek-id"], log.map((a) => [
-    escape(moment(a.tijdstip)), escape(a.door), escape(a.operatie), escape(a.naam ?? ""), escape(a.status), escape(a.fout_code ?? ""),
+    escape(moment(a.tijdstip, s.tijdzone)), escape(a.door), escape(a.operatie), escape(a.naam ?? ""), escape(a.status), escape(a.fout_code ?? ""),
     escape(a.duur_ms ?? ""), `<code>${escape(a.verzoek_id ?? "")}</code>`]), "Geen aanroepen gevonden.")}
 <p>${pagina > 1 ? `<a href="${escape(link(pagina - 1))}">Vorige pagina</a> ` : ""}${more ? `<a href="${escape(link(pagina + 1))}">Volgende pagina</a>` : ""}</p>
 </section>`;
@@ -268,33 +262,33 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     });
   };
   webhookAction("/app/integraties/webhooks/zetten", "webhook_zetten",
-    (tx, _s, id, f) => tx`select beheer.webhook_zetten(${id}, ${text(f, "aan") === "ja"})`,
+    (tx, s, id, f) => tx`select beheer.webhook_zetten(${id}, ${text(f, "aan") === "ja"}, ${s.user_id})`,
     (f) => `/app/integraties?gedaan=${text(f, "aan") === "ja" ? "webhook_aan" : "webhook_uit"}`);
   webhookAction("/app/integraties/webhooks/testen", "webhook_testen",
-    (tx, _s, id) => tx`select beheer.webhook_testen(${id})`, () => "/app/integraties?gedaan=getest");
-  webhookAction("/app/integraties/webhooks/opnieuw", "webhook_opnieuw", async (tx, _s, id, f) => {
+    (tx, s, id) => tx`select beheer.webhook_testen(${id}, ${s.user_id})`, () => "/app/integraties?gedaan=getest");
+  webhookAction("/app/integraties/webhooks/opnieuw", "webhook_opnieuw", async (tx, s, id, f) => {
     const bericht = text(f, "bericht", 100);
     if (!UUID.test(bericht)) await tx`select app_hidden.ongeldig('bericht', 'Onbekend bericht.')`;
-    await tx`select beheer.webhook_opnieuw(${id}, ${bericht})`;
+    await tx`select beheer.webhook_opnieuw(${id}, ${bericht}, ${s.user_id})`;
   }, (f) => `/app/integraties/webhooks/${encodeURIComponent(text(f, "id", 100))}?gedaan=opnieuw`);
 
   scope.get("/app/integraties/webhooks/:id", async (req, reply) => {
     const s = await gate.get(req, reply, OWNER, "webhook_afleveringen");
     if (!s) return reply;
     const id = (req.params as { id: string }).id;
-    const [w] = UUID.test(id) ? await rows(sql, sql`select r from beheer.webhooks(${s.org_id}) r where r ->> 'id' = ${id}`) : [];
+    const [w] = UUID.test(id) ? await rows(sql`select r from beheer.webhooks(${s.org_id}) r where r ->> 'id' = ${id}`) : [];
     if (!w) return sendPage(reply, 404, page("Webhook niet gevonden", `<p>Deze webhook bestaat niet in ${escape(s.org_naam)}.</p>
 <p><a href="/app/integraties#webhooks">Terug naar Integraties</a></p>`, s));
-    const log = await rows(sql, sql`select r from beheer.webhook_afleveringslog(${id}, 100) r`);
+    const log = await rows(sql`select r from beheer.webhook_afleveringslog(${id}, 100) r`);
     const q = req.query as Record<string, string>;
     return sendPage(reply, 200, page(`Afleveringen van ${w.naam}`, `${notice({ gedaan: DONE[q.gedaan ?? ""] })}
 <p><a href="/app/integraties#webhooks">Terug naar Integraties</a></p>
 <p>Adres <code>${escape(w.url)}</code>; ${w.aan ? "aan" : "uit"}; ${escape(w.opeenvolgende_fouten)} mislukt op rij.</p>
 ${table("Afleveringen, nieuwste eerst", ["Tijdstip", "Gebeurtenis", "Poging", "Status", "Duur (ms)", "Fout", "Volgende poging", "Bericht", ""], log.map((a) => [
-      escape(moment(a.tijdstip)), escape(a.gebeurtenis), escape(a.poging), escape(a.status_code ?? (a.onderweg ? "onderweg" : "")),
-      escape(a.duur_ms ?? ""), escape(a.fout ?? ""), escape(moment(a.volgende_poging_op)), escape(a.bericht_status),
+      escape(moment(a.tijdstip, s.tijdzone)), escape(a.gebeurtenis), escape(a.poging), escape(a.status_code ?? (a.onderweg ? "onderweg" : "")),
+      escape(a.duur_ms ?? ""), escape(a.fout ?? ""), escape(moment(a.volgende_poging_op, s.tijdzone)), escape(a.bericht_status),
       form(s, "/app/integraties/webhooks/opnieuw", `<input type="hidden" name="id" value="${escape(id)}">
-<input type="hidden" name="bericht" value="${escape(a.bericht_id)}"><button type="submit">${escape(a.gebeurtenis)} van ${escape(moment(a.tijdstip))} opnieuw versturen</button>`)]),
+<input type="hidden" name="bericht" value="${escape(a.bericht_id)}"><button type="submit">${escape(a.gebeurtenis)} van ${escape(moment(a.tijdstip, s.tijdzone))} opnieuw versturen</button>`)]),
       "Nog geen afleveringen.")}`, s));
   });
 

@@ -3,40 +3,15 @@
 // post passes the same gate (a session, its CSRF token, Koers's own origin); every action goes
 // through the CLI's SQL functions (beheer.*) over the administrative connection and is logged
 // with door 'app', refused ones too.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { RETRY_AFTER_SECONDS, unavailable, type Sql } from "../db/connection.ts";
 import { hashPassword, verifyPassword } from "../oauth/password.ts";
 import { sha256 } from "../oauth/tokens.ts";
 import { escape, form, notice, page } from "./html.ts";
-import { act, clearedCookie, currentSession, forgedPost, isSecure, logRefusal, newSessionSecret, sendPage,
-  sessionCookie, type AppOptions, type Session } from "./session.ts";
+import { act, clearedCookie, currentSession, forgedPost, isSecure, logRefusal, newSessionSecret, parseForm, redirect, sendPage,
+  sessionCookie, text, type AppOptions, type Form, type Gate, type Session } from "./session.ts";
 import { registerIntegraties } from "./integraties.ts";
 import { registerStrategie } from "./strategie.ts";
-
-export type Form = Record<string, string | string[]>;
-
-/** A form field as one text (the first when given twice), at most `max` characters. */
-export function text(f: Form, name: string, max = 1000): string {
-  const v = f[name];
-  return (Array.isArray(v) ? v[0] ?? "" : v ?? "").slice(0, max);
-}
-
-function parseForm(body: string): Form {
-  const out: Form = {};
-  for (const [k, v] of new URLSearchParams(body)) {
-    const had = out[k];
-    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
-  }
-  return out;
-}
-
-/** What a handler of a signed-in page gets. */
-export interface Gate {
-  /** The session when the person may see the page; otherwise the answer is already sent. */
-  get(req: FastifyRequest, reply: FastifyReply, roles: readonly string[], operatie: string): Promise<Session | null>;
-  /** The same for a post, after the origin and CSRF checks. */
-  post(req: FastifyRequest, reply: FastifyReply, roles: readonly string[], operatie: string): Promise<{ s: Session; f: Form } | null>;
-}
 
 const ROLE_NAMES: Record<string, string> = { eigenaar: "een eigenaar", admin: "een admin", mt: "een MT-lid", coach: "een coach" };
 
@@ -66,8 +41,8 @@ export async function mountApp(app: FastifyInstance, sql: Sql, options: AppOptio
       (_req, body, done) => done(null, parseForm(body as string)));
     scope.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
       if (unavailable(err)) {
-        return reply.code(503).headers({ "retry-after": String(RETRY_AFTER_SECONDS) }).type("text/html; charset=utf-8")
-          .send(page("Even geduld", "<p>Koers kan de database even niet bereiken. Probeer het over een paar seconden opnieuw.</p>"));
+        reply.header("retry-after", String(RETRY_AFTER_SECONDS));
+        return sendPage(reply, 503, page("Even geduld", "<p>Koers kan de database even niet bereiken. Probeer het over een paar seconden opnieuw.</p>"));
       }
       const status = (err.statusCode ?? 500) < 500 ? err.statusCode! : 500;
       if (status >= 500) req.log.error(err);
@@ -77,7 +52,7 @@ export async function mountApp(app: FastifyInstance, sql: Sql, options: AppOptio
     });
     const form0 = (body: unknown): Form => (body && typeof body === "object" ? body : {}) as Form;
     const secure = () => isSecure(options);
-    const toSignIn = (reply: FastifyReply) => reply.code(303).headers({ location: "/app/aanmelden", "cache-control": "no-store" }).send();
+    const toSignIn = (reply: FastifyReply) => redirect(reply, "/app/aanmelden");
 
     const gate: Gate = {
       async get(req, reply, roles, operatie) {
@@ -114,7 +89,7 @@ export async function mountApp(app: FastifyInstance, sql: Sql, options: AppOptio
     scope.get("/app", async (req, reply) => {
       const s = await currentSession(sql, req, options);
       const target = !s ? "/app/aanmelden" : s.rol === "eigenaar" ? "/app/integraties" : "/app/account";
-      return reply.code(303).headers({ location: target, "cache-control": "no-store" }).send();
+      return redirect(reply, target);
     });
 
     scope.get("/app/aanmelden", async (_req, reply) => sendPage(reply, 200, signInForm()));
@@ -197,14 +172,14 @@ ${form(s, "/app/account/andere-sessies", `<button type="submit">Andere sessies a
         await tx`select beheer.app_wachtwoord_gegeven(${s.org_id}, ${s.sessie_id})`;
       });
       if (r.fout) return sendPage(reply, 400, accountPage(s, { fout: r.fout.bericht }));
-      return reply.code(303).headers({ location: "/app/account?gedaan=wachtwoord" }).send();
+      return redirect(reply, "/app/account?gedaan=wachtwoord");
     });
 
     scope.post("/app/account/andere-sessies", async (req, reply) => {
       const g = await gate.post(req, reply, [], "andere_sessies_afmelden");
       if (!g) return reply;
       await sql`select beheer.app_afmelden(${g.s.org_id}, ${g.s.sessie_id}, true)`;
-      return reply.code(303).headers({ location: "/app/account?gedaan=sessies" }).send();
+      return redirect(reply, "/app/account?gedaan=sessies");
     });
 
     await registerIntegraties(scope, sql, gate, options);

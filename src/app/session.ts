@@ -11,6 +11,8 @@ import { randomSecret, sha256 } from "../oauth/tokens.ts";
 
 export interface Session {
   sessie_id: string; org_id: string; org_naam: string; user_id: string; naam: string; email: string; rol: string;
+  /** The organisation's time zone, in which the pages show moments. */
+  tijdzone: string;
   /** The password was given within 10 minutes: a new secret may be shown without asking again. */
   wachtwoord_vers: boolean;
   csrf: string;
@@ -63,7 +65,10 @@ export async function currentSession(sql: Sql, req: FastifyRequest, options: App
  */
 export function forgedPost(req: FastifyRequest, session: Session | null, options: AppOptions, body: Record<string, string>): string | null {
   const origin = req.headers.origin;
-  const own = new Set([new URL(options.publicUrl()).origin, `http://${req.headers.host}`, `https://${req.headers.host}`]);
+  // Koers's public address, or the address the browser used with its scheme (localhost for
+  // 127.0.0.1 on this machine): never a plain-http page in front of an https Koers.
+  const publicUrl = new URL(options.publicUrl());
+  const own = new Set([publicUrl.origin, `${publicUrl.protocol}//${req.headers.host}`]);
   if (origin !== undefined && !own.has(origin)) return "herkomst";
   const site = req.headers["sec-fetch-site"];
   if (site !== undefined && site !== "same-origin" && site !== "none") return "herkomst";
@@ -120,3 +125,39 @@ export function many(value: string | string[] | undefined): string[] {
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export type Form = Record<string, string | string[]>;
+
+/** A form body (application/x-www-form-urlencoded); a field given twice (checkboxes) becomes a list. */
+export function parseForm(body: string): Form {
+  const out: Form = {};
+  for (const [k, v] of new URLSearchParams(body)) {
+    const had = out[k];
+    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return out;
+}
+
+/** A form field as one text (the first when given twice), at most `max` characters. */
+export function text(f: Form, name: string, max = 1000): string {
+  const v = f[name];
+  return (Array.isArray(v) ? v[0] ?? "" : v ?? "").slice(0, max);
+}
+
+/** The `r` column of every row of a query. */
+export async function rows(q: PromiseLike<readonly unknown[]>): Promise<any[]> {
+  return (await q as unknown as { r: any }[]).map((x) => x.r);
+}
+
+/** After a finished action: see the page again (a reload then repeats nothing). */
+export function redirect(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
+}
+
+/** What a handler of a signed-in page gets. */
+export interface Gate {
+  /** The session when the person may see the page; otherwise the answer is already sent. */
+  get(req: FastifyRequest, reply: FastifyReply, roles: readonly string[], operatie: string): Promise<Session | null>;
+  /** The same for a post, after the origin and CSRF checks. */
+  post(req: FastifyRequest, reply: FastifyReply, roles: readonly string[], operatie: string): Promise<{ s: Session; f: Form } | null>;
+}

@@ -1,26 +1,19 @@
 // /app/strategie (owner, admin, MT): open strategy proposals with the text now and the text
 // proposed per field; approve or reject (beheer.strategie_beoordelen). /app/sessienotities
 // (coach): the coach's concept notes; establish one (beheer.sessienotitie_vaststellen).
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Sql } from "../db/connection.ts";
 import { escape, form, moment, notice, page, table } from "./html.ts";
-import { act, sendPage, UUID, type Session } from "./session.ts";
-import { text, type Gate } from "./routes.ts";
+import { act, redirect, rows, sendPage, text, UUID, type Gate, type Session } from "./session.ts";
 
 const STRATEGY = ["eigenaar", "admin", "mt"] as const;
 const COACH = ["coach"] as const;
-
-const rows = async (q: PromiseLike<readonly unknown[]>) => (await q as unknown as { r: any }[]).map((x) => x.r);
-
-function redirect(reply: FastifyReply, location: string) {
-  return reply.code(303).headers({ location, "cache-control": "no-store" }).send();
-}
 
 export async function registerStrategie(scope: FastifyInstance, sql: Sql, gate: Gate): Promise<void> {
   const strategyPage = async (s: Session, extra: { fout?: string; gedaan?: string } = {}) => {
     const voorstellen = await rows(sql`select r from beheer.app_strategievoorstellen(${s.org_id}) r`);
     const body = voorstellen.length ? voorstellen.map((v, i) => `<section aria-labelledby="voorstel-${i}">
-<h2 id="voorstel-${i}">Voorstel van ${escape(v.ingediend_door)}, ${escape(moment(v.ingediend_op))}</h2>
+<h2 id="voorstel-${i}">Voorstel van ${escape(v.ingediend_door)}, ${escape(moment(v.ingediend_op, s.tijdzone))}</h2>
 ${table("Velden", ["Veld", "Nu", "Wordt"], v.velden.map((x: { veld: string; nu: string | null; wordt: string | null }) =>
       [escape(x.veld), escape(x.nu ?? "(leeg)"), escape(x.wordt ?? "(leeg)")]), "Dit voorstel wijzigt geen veld.")}
 ${form(s, "/app/strategie", `<input type="hidden" name="id" value="${escape(v.id)}">
