@@ -20,7 +20,7 @@ exception when duplicate_object or unique_violation then null; -- another databa
 end
 $$;
 
--- When a row last changed (migrations/0015_warehouse.sql), kept like the tables of search
+-- When a row last changed (migrations/0023_warehouse_bijgewerkt.sql), kept like the tables of search
 -- (db/255_zoektekst.sql): the rapportage views carry it for incremental loads.
 do $$
 declare t text;
