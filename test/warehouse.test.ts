@@ -162,7 +162,8 @@ describe("the warehouse door", () => {
     koers = await startKoers(adminUrl, { now: NOW });
     // A seeded organisation (koers demo) and a login for the member its key acts for.
     demo = await runKoersJson(["demo"], env());
-    await sql`select beheer.koppeling_zetten(${demo.org_id}, 'warehouse', true, null)`;
+    const door = await runKoersJson(["door", "set", "--org", demo.org_id, "--door", "warehouse", "--aan"], env());
+    assert.deepEqual([door.door, door.aan], ["warehouse", true]);
     demoLogin = await runKoersJson(["warehouse", "create", "--org", demo.org_id, "--user", DEMO_OWNER], env());
   });
 
@@ -192,6 +193,13 @@ describe("the warehouse door", () => {
     assert.ok(!log.includes(login.wachtwoord), "the password is not in the server log");
     const [role] = await sql`select rolpassword from pg_authid where rolname = ${login.gebruiker}`;
     assert.match(role!.rolpassword, /^SCRAM-SHA-256\$4096:/, "the server holds a SCRAM verifier");
+    const [stranger, tooMany] = await Promise.all([
+      runKoers(["warehouse", "create", "--org", "Pakhuis BV", "--user", "niemand@example.com"], env()),
+      runKoers(["warehouse", "create", "--org", "Pakhuis BV", "--user", w.members.lid.user_id, "--limiet", "101"], env())]);
+    assert.equal(stranger.code, 1, stranger.stderr);
+    assert.match(stranger.stderr, /niemand@example\.com is geen lid/, "a stranger gets no login");
+    assert.equal(tooMany.code, 2, tooMany.stderr);
+    assert.match(tooMany.stderr, /--limiet/);
     const text = await runKoers(["warehouse", "list", "--org", "Pakhuis BV"], env());
     assert.equal(text.code, 0, text.stderr);
     assert.ok(text.stdout.includes(login.gebruiker) && !text.stdout.includes(login.wachtwoord), "the list never shows the password");
