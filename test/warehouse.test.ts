@@ -76,7 +76,7 @@ interface RestEquivalent {
   path: string;
   /** The operation takes no org_id (wie_ben_ik). */
   withoutOrg?: boolean;
-  query?: Record<string, string>;
+  query?: Record<string, string> | ((views: Record<string, Row[]>) => Record<string, string>);
   items(body: any): Row[];
   key(row: Row): string;
   view?(rows: Row[], body: any): Row[];
@@ -100,6 +100,16 @@ const restEquivalents: Record<string, RestEquivalent> = {
     items: (b) => b.reflecties.map((r: Row) => ({ ...r, soort: b.soort, periode: b.periode })),
     key: (r) => `${r.persoon_user_id} ${r.soort} ${r.periode}` },
   // Hours add up per person over this month; a person without hours in it has no rows.
+  // The history of the task with the most entries (the answer is one task's).
+  taak_geschiedenis: { path: "/api/v1/taak-geschiedenis",
+    query: (views) => {
+      const count = new Map<string, number>();
+      for (const h of views.taak_geschiedenis!) count.set(String(h.taak_id), (count.get(String(h.taak_id)) ?? 0) + 1);
+      const [taak] = [...count.entries()].sort((a, b) => b[1] - a[1])[0]!;
+      return { nummer: String(views.taken!.find((t) => t.id === taak)!.nummer) };
+    },
+    items: (b) => b.geschiedenis.map((h: Row) => ({ ...h, taak_id: b.taak.id })),
+    key: (r) => `${r.taak_id} ${r.soort} ${instant(r.tijdstip)} ${JSON.stringify(r.nieuw ?? null)}` },
   uren: { path: "/api/v1/uren", items: (b) => b.personen.filter((p: Row) => Number(p.uren) !== 0)
     .map((p: Row) => ({ persoon: p.persoon, uren: p.uren })),
     key: (r) => String(r.persoon_user_id),
@@ -112,15 +122,21 @@ const restEquivalents: Record<string, RestEquivalent> = {
 };
 /** Views with no answer of their own to compare with: their rows are in another answer, or in
  * none row by row. Every other view needs a line above. */
-const withoutRestRows = new Set(["woordenboek", "kernresultaten", "kpi_metingen", "taak_geschiedenis", "strategie"]);
+const withoutRestRows = new Set(["woordenboek", "kernresultaten", "kpi_metingen", "strategie"]);
 
-/** An answer's item as the views name its fields: objects one level deep flattened with a prefix. */
+/** A time as an instant, whether PostgreSQL's text (`2026-11-18 09:00:00+00`) or JSON's. */
+function instant(t: unknown): number {
+  return Date.parse(String(t).replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00"));
+}
+
+/** An answer's item as the views name its fields: each object one level deep also flattened with
+ * a prefix (eigenaar.user_id as eigenaar_user_id); a view's column of JSON (nieuw) keeps it whole. */
 function flatten(item: Row): Row {
-  const out: Row = {};
+  const out: Row = { ...item };
   for (const [k, v] of Object.entries(item)) {
     if (v && typeof v === "object" && !Array.isArray(v)) {
-      for (const [sub, x] of Object.entries(v as Row)) out[`${k}_${sub}`] = x;
-    } else out[k] = v;
+      for (const [sub, x] of Object.entries(v as Row)) out[`${k}_${sub}`] ??= x;
+    }
   }
   return out;
 }
@@ -134,7 +150,7 @@ function same(a: unknown, b: unknown): boolean {
   }
   const [x, y] = [String(a), String(b)];
   if (/^-?\d+(\.\d+)?$/.test(x) && /^-?\d+(\.\d+)?$/.test(y)) return Number(x) === Number(y);
-  if (/^\d{4}-\d{2}-\d{2}[ T]\d/.test(x) && /^\d{4}-\d{2}-\d{2}[ T]\d/.test(y)) return Date.parse(x) === Date.parse(y.replace(" ", "T"));
+  if (/^\d{4}-\d{2}-\d{2}[ T]\d/.test(x) && /^\d{4}-\d{2}-\d{2}[ T]\d/.test(y)) return instant(x) === instant(y);
   return x === y;
 }
 
@@ -248,7 +264,8 @@ print(json.dumps(out))
     for (const [view, rest] of Object.entries(restEquivalents)) {
       if (!viaPg[view]) continue; // its definition is not there yet (db/940_rapportage.sql makes views for those that are)
       const r = await request(koers.baseUrl, "GET", rest.path, { apiKey: demo.sleutel,
-        query: { ...(rest.withoutOrg ? {} : { org_id: demo.org_id }), ...rest.query } });
+        query: { ...(rest.withoutOrg ? {} : { org_id: demo.org_id }),
+                 ...(typeof rest.query === "function" ? rest.query(viaPg) : rest.query) } });
       assert.equal(r.status, 200, `${rest.path}: ${JSON.stringify(r.body)}`);
       const items = rest.items(r.body).map(flatten);
       const rows = new Map((rest.view ? rest.view(viaPg[view]!, r.body) : viaPg[view]!).map((row) => [rest.key(row), row]));
