@@ -1,4 +1,5 @@
--- Small helpers every operation uses: the clock, refusals, dates, locks, redaction.
+-- Small helpers every operation uses: the clock, refusals, dates, locks, redaction; and the maker
+-- of constant functions from reference data.
 
 -- "Now" for every figure. The test clock (setting koers.nu, from KOERS_NOW) replaces it
 -- everywhere, so every figure is reproducible.
@@ -180,5 +181,22 @@ language plpgsql stable set search_path = '' as $$
 begin
   return coalesce(nullif(current_setting('koers.publieke_url', true), ''),
                   (select i.waarde from app_private.instellingen i where i.sleutel = 'dienst_adres'), '') || _pad;
+end
+$$;
+
+-- Makes the immutable SQL function _functie(_parameter text) returns _type that answers each key
+-- of _waarden with its value (text, cast to _type) as a constant and any other key with _anders
+-- (SQL; default null): reference data that a call reads without touching a table (see
+-- app_hidden.operaties_vast, 030_caller.sql), made while db/ is applied. Not for the doors
+-- (db/999_grants.sql).
+create function app_hidden.constanten_maken(_functie text, _parameter text, _type text, _waarden jsonb,
+                                            _anders text default 'null') returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  execute format('create function %s(%I text) returns %s language sql immutable as $b$ select case %I %s else %s end $b$',
+    _functie, _parameter, _type, _parameter,
+    coalesce((select string_agg(format('when %L then %L::%s', w.key, w.value, _type), ' ' order by w.key)
+              from jsonb_each_text(_waarden) w), 'when null then null'),
+    _anders);
 end
 $$;

@@ -266,20 +266,13 @@ $$;
 -- The sections in which a role may read something by default, as constants (see
 -- operaties_vast). An organisation's own deviations (app.org_rechten) are not in it;
 -- aanroep_begin then asks zichtbare_secties.
-do $do$
-declare takken text;
-begin
-  select string_agg(format('when %L then %L::text[]', x.rol, x.secties), ' ' order by x.rol) into takken
-  from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
-        from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
-        where o.sectie is not null and not o.schrijft and r.value <> 'geen'
-        group by r.key) x;
-  execute format($f$
-    create function app_hidden.rol_secties(_rol text) returns text[] language sql immutable as
-    $b$ select case _rol %s else '{}'::text[] end $b$
-  $f$, coalesce(takken, ''));
-end
-$do$;
+select app_hidden.constanten_maken('app_hidden.rol_secties', '_rol', 'text[]',
+  (select jsonb_object_agg(x.rol, x.secties::text)
+   from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
+         from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
+         where o.sectie is not null and not o.schrijft and r.value <> 'geen'
+         group by r.key) x),
+  $$'{}'::text[]$$);
 
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.

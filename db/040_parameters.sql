@@ -159,25 +159,14 @@ $$;
 -- The registry's parameter rules of each operation (app.operatie_parameters, written by
 -- migrating before db/ is applied) as constants, in their order: a call reads them without
 -- touching a table (every table a call touches costs it a lock; see operaties_vast).
-do $do$
-declare takken text;
-begin
-  select string_agg(format('when %L then %L::app.operatie_parameters[]', x.operatie, x.regels), ' ' order by x.operatie)
-    into takken
-  from (select q.operatie, array_agg(q order by q.volgorde)::text as regels from app.operatie_parameters q group by q.operatie) x;
-  execute format($f$
-    create function app_hidden.parameter_regels(_operatie text) returns app.operatie_parameters[]
-    language sql immutable as
-    $b$ select case _operatie %s else '{}'::app.operatie_parameters[] end $b$
-  $f$, coalesce(takken, ''));
-  select string_agg(format('when %L then %L::text[]', x.operatie, x.namen), ' ' order by x.operatie) into takken
-  from (select q.operatie, array_agg(q.naam order by q.volgorde) as namen from app.operatie_parameters q group by q.operatie) x;
-  execute format($f$
-    create function app_hidden.parameter_namen(_operatie text) returns text[] language sql immutable as
-    $b$ select case _operatie %s else '{}'::text[] end $b$
-  $f$, coalesce(takken, ''));
-end
-$do$;
+select app_hidden.constanten_maken('app_hidden.parameter_regels', '_operatie', 'app.operatie_parameters[]',
+  (select jsonb_object_agg(x.operatie, x.regels::text)
+   from (select q.operatie, array_agg(q order by q.volgorde) as regels from app.operatie_parameters q group by q.operatie) x),
+  $$'{}'::app.operatie_parameters[]$$);
+select app_hidden.constanten_maken('app_hidden.parameter_namen', '_operatie', 'text[]',
+  (select jsonb_object_agg(x.operatie, x.namen::text)
+   from (select q.operatie, array_agg(q.naam order by q.volgorde) as namen from app.operatie_parameters q group by q.operatie) x),
+  $$'{}'::text[]$$);
 
 -- The shape of a call's input, checked against the registry's rule for each parameter
 -- (app_hidden.parameter_regels: written once, in src/registry.ts) and normalised by

@@ -16,21 +16,10 @@
 -- The HTTP status of each fout code (app.foutcodes) and the fout code of each built-in SQLSTATE
 -- (app.sqlstate_fouten) as constants, made when db/ is applied (see operaties_vast): a refusal
 -- or an error reads no table.
-do $do$
-declare statussen text; codes text;
-begin
-  select string_agg(format('when %L then %s', f.code, f.status), ' ' order by f.code) into statussen from app.foutcodes f;
-  select string_agg(format('when %L then %L', f.sqlstate, f.code), ' ' order by f.sqlstate) into codes from app.sqlstate_fouten f;
-  execute format($f$
-    create function app_hidden.fout_status(_code text) returns integer language sql immutable as
-    $b$ select case _code %s end $b$
-  $f$, coalesce(statussen, 'when null then null'));
-  execute format($f$
-    create function app_hidden.sqlstate_fout(_sqlstate text) returns text language sql immutable as
-    $b$ select case _sqlstate %s end $b$
-  $f$, coalesce(codes, 'when null then null'));
-end
-$do$;
+select app_hidden.constanten_maken('app_hidden.fout_status', '_code', 'integer',
+  (select jsonb_object_agg(f.code, f.status) from app.foutcodes f));
+select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'text',
+  (select jsonb_object_agg(f.sqlstate, f.code) from app.sqlstate_fouten f));
 
 -- Resolves the caller with the door's resolver and decides whether the call may run: the rate
 -- limit first, then in the interface's order address, key, organisation, door on, section

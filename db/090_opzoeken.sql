@@ -7,7 +7,7 @@
 create function beheer.enige(_ids uuid[], _parameter text, _wat text, _meervoud text, _naam text) returns uuid
 language plpgsql immutable set search_path = '' as $$
 begin
-  if _ids is null then
+  if coalesce(cardinality(_ids), 0) = 0 then
     perform app_hidden.ongeldig(_parameter, format('%s %s bestaat niet.', _wat, _naam));
   elsif cardinality(_ids) > 1 then
     perform app_hidden.ongeldig(_parameter, format('Er zijn meerdere %s met de naam %s; gebruik het id.', _meervoud, _naam));
@@ -30,6 +30,20 @@ language sql stable as $$
   select beheer.enige((select array_agg(p.id) from app.processen p
                        where p.org_id = _org and (p.id::text = lower(_proces) or lower(p.naam) = lower(_proces))),
                       _parameter, 'Proces', 'processen', _proces)
+$$;
+
+-- A webhook by its id (the app names webhooks by id only; the id tells the organisation), or a
+-- refusal by _parameter.
+create function beheer.webhook(_id uuid, _parameter text default 'id') returns app_private.webhooks
+language plpgsql stable set search_path = '' as $$
+declare
+  gevonden uuid := beheer.enige(array(select x.id from app_private.webhooks x where x.id = _id),
+                                _parameter, 'Webhook', 'webhooks', _id::text);
+  w app_private.webhooks;
+begin
+  select * into w from app_private.webhooks x where x.id = gevonden;
+  return w;
+end
 $$;
 
 -- A team of the organisation by its name (any letter case), or null. The doors and the CLI

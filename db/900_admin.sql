@@ -321,16 +321,3 @@ begin
   return jsonb_build_object('id', _id, 'waarde', _waarde, 'prioriteit', app_hidden.prioriteit_weergave(_org, p));
 end
 $$;
-
--- A webhook's delivery log (beheer.webhook_afleveringen) with, on a message's latest attempt
--- when it failed and the message still waits, when the next attempt is due.
-create function beheer.webhook_afleveringslog(_id uuid, _limiet integer default 50) returns setof jsonb
-language sql stable set search_path = '' as $$
-  select x.r || jsonb_build_object('volgende_poging_op',
-    case when b.status = 'wacht' and not (x.r ->> 'onderweg')::boolean and (x.r ->> 'poging')::integer = b.pogingen
-         then b.volgende_poging_op end)
-  from beheer.webhook_afleveringen(_id, _limiet) with ordinality x(r, n)
-  join app_private.webhooks w on w.id = _id
-  join app_private.webhook_berichten b on b.org_id = w.org_id and b.id = (x.r ->> 'bericht_id')::uuid
-  order by x.n
-$$;

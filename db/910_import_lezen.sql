@@ -334,3 +334,31 @@ begin
     _tabel, _delen, _delen);
 end
 $$;
+
+-- Reports the items of _tabel that repeat an earlier one (its ident: the key, else what
+-- _zelfde names): at the key, else at _veld, with _bericht (its first %s the first item's place,
+-- its second 'zelfde sleutel' or _zelfde).
+create function beheer.imp_dubbel_melden(_tabel text, _veld text, _bericht text, _zelfde text) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  execute format($q$
+    insert into pg_temp.imp_fouten
+    select x.pad || case when x.sleutel is not null then '/sleutel' else '/' || $1 end,
+      format($2, e.eerste, case when x.sleutel is not null then 'zelfde sleutel' else $3 end)
+    from pg_temp.%I x join beheer.imp_dubbel(%L, 't.ident') e on e.pad = x.pad$q$, _tabel, _tabel)
+  using _veld, _bericht, _zelfde;
+end
+$$;
+
+-- Reports the items of _tabel whose field _veld is given but names no date that exists.
+create function beheer.imp_geen_datum(_tabel text, _veld text) returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  execute format($q$
+    insert into pg_temp.imp_fouten
+    select x.pad || '/' || $1, format('%%s is geen bestaande datum.', x.%I)
+    from pg_temp.%I x where x.%I is not null and app_hidden.periode_begin('dag', x.%I) is null$q$,
+    _veld, _tabel, _veld, _veld)
+  using _veld;
+end
+$$;

@@ -97,15 +97,10 @@ declare
   vandaag date := app_hidden.vandaag(_org);
 begin
   update pg_temp.imp_projecten set ident = coalesce('s:' || sleutel, 't:' || lower(titel));
-  insert into pg_temp.imp_fouten
-  select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
-    format('Hetzelfde project als %s (%s); geef elk project een eigen sleutel of titel.', e.eerste,
-           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde titel' end)
-  from pg_temp.imp_projecten x join beheer.imp_dubbel('imp_projecten', 't.ident') e on e.pad = x.pad;
-  insert into pg_temp.imp_fouten
-  select x.pad || '/' || v.veld, format('%s is geen bestaande datum.', v.waarde)
-  from pg_temp.imp_projecten x cross join lateral (values ('startdatum', x.startdatum), ('deadline', x.deadline)) v (veld, waarde)
-  where v.waarde is not null and app_hidden.periode_begin('dag', v.waarde) is null;
+  perform beheer.imp_dubbel_melden('imp_projecten', 'titel',
+    'Hetzelfde project als %s (%s); geef elk project een eigen sleutel of titel.', 'zelfde titel');
+  perform beheer.imp_geen_datum('imp_projecten', 'startdatum');
+  perform beheer.imp_geen_datum('imp_projecten', 'deadline');
   insert into pg_temp.imp_fouten
   select x.pad || '/deadline', format('deadline %s ligt voor de startdatum %s.', x.deadline, coalesce(x.startdatum, vandaag::text))
   from pg_temp.imp_projecten x
@@ -118,11 +113,8 @@ create function beheer.imp_controleren_prioriteiten(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
   update pg_temp.imp_prioriteiten set ident = coalesce('s:' || sleutel, 't:' || kwartaal || '/' || lower(titel));
-  insert into pg_temp.imp_fouten
-  select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
-    format('Dezelfde prioriteit als %s (%s); geef een van beide een eigen sleutel.', e.eerste,
-           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde titel in hetzelfde kwartaal' end)
-  from pg_temp.imp_prioriteiten x join beheer.imp_dubbel('imp_prioriteiten', 't.ident') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_melden('imp_prioriteiten', 'titel',
+    'Dezelfde prioriteit als %s (%s); geef een van beide een eigen sleutel.', 'zelfde titel in hetzelfde kwartaal');
   insert into pg_temp.imp_fouten
   select x.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', x.kwartaal)
   from pg_temp.imp_prioriteiten x where x.kwartaal is not null and app_hidden.periode_begin('kwartaal', x.kwartaal) is null;
@@ -158,11 +150,8 @@ create function beheer.imp_controleren_kpis(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
   update pg_temp.imp_kpis set ident = coalesce('s:' || sleutel, 'n:' || lower(naam));
-  insert into pg_temp.imp_fouten
-  select x.pad || case when x.sleutel is not null then '/sleutel' else '/naam' end,
-    format('Dezelfde KPI als %s (%s); geef een van beide een eigen sleutel.', e.eerste,
-           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde naam' end)
-  from pg_temp.imp_kpis x join beheer.imp_dubbel('imp_kpis', 't.ident') e on e.pad = x.pad;
+  perform beheer.imp_dubbel_melden('imp_kpis', 'naam',
+    'Dezelfde KPI als %s (%s); geef een van beide een eigen sleutel.', 'zelfde naam');
   insert into pg_temp.imp_fouten
   select d.pad || '/kwartaal', format('%s is geen kwartaal als Q2-2026.', d.kwartaal)
   from pg_temp.imp_doelen d where d.kwartaal is not null and app_hidden.periode_begin('kwartaal', d.kwartaal) is null;
@@ -247,9 +236,7 @@ begin
          else format('Dezelfde taak als %s (zelfde omschrijving, en hoort bij hetzelfde); geef een van beide een eigen sleutel.', e.eerste) end
   from pg_temp.imp_taken x join beheer.imp_dubbel('imp_taken', 't.ident') e on e.pad = x.pad
   where x.sleutel is not null or ((x.prioriteit is null or x.prio_pad is not null) and (x.project is null or x.project_pad is not null));
-  insert into pg_temp.imp_fouten
-  select t.pad || '/deadline', format('%s is geen bestaande datum.', t.deadline)
-  from pg_temp.imp_taken t where t.deadline is not null and app_hidden.periode_begin('dag', t.deadline) is null;
+  perform beheer.imp_geen_datum('imp_taken', 'deadline');
   insert into pg_temp.imp_fouten
   select t.pad || '/week', format('%s is geen bestaande ISO-week.', t.week)
   from pg_temp.imp_taken t where t.week is not null and app_hidden.week_maandag(t.week) is null;
@@ -357,9 +344,7 @@ $$;
 create function beheer.imp_controleren_gesprekken(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  insert into pg_temp.imp_fouten
-  select g.pad || '/datum', format('%s is geen bestaande datum.', g.datum)
-  from pg_temp.imp_gesprekken g where g.datum is not null and app_hidden.periode_begin('dag', g.datum) is null;
+  perform beheer.imp_geen_datum('imp_gesprekken', 'datum');
   insert into pg_temp.imp_fouten
   select g.pad || '/met', (app_hidden.regel('gesprekken_met_een_ander')).bericht
   from pg_temp.imp_gesprekken g where g.wie = g.met;
@@ -377,17 +362,10 @@ create function beheer.imp_controleren_sessienotities(_org uuid) returns void
 language plpgsql volatile set search_path = '' as $$
 begin
   update pg_temp.imp_sessienotities set ident = coalesce('s:' || sleutel, 'd:' || datum || '/' || lower(titel));
-  insert into pg_temp.imp_fouten
-  select n.pad || '/datum', format('%s is geen bestaande datum.', n.datum)
-  from pg_temp.imp_sessienotities n where n.datum is not null and app_hidden.periode_begin('dag', n.datum) is null;
-  insert into pg_temp.imp_fouten
-  select a.pad || '/deadline', format('%s is geen bestaande datum.', a.deadline)
-  from pg_temp.imp_actiepunten a where a.deadline is not null and app_hidden.periode_begin('dag', a.deadline) is null;
-  insert into pg_temp.imp_fouten
-  select x.pad || case when x.sleutel is not null then '/sleutel' else '/titel' end,
-    format('Dezelfde sessienotitie als %s (%s); geef een van beide een eigen sleutel.', e.eerste,
-           case when x.sleutel is not null then 'zelfde sleutel' else 'zelfde datum en titel' end)
-  from pg_temp.imp_sessienotities x join beheer.imp_dubbel('imp_sessienotities', 't.ident') e on e.pad = x.pad;
+  perform beheer.imp_geen_datum('imp_sessienotities', 'datum');
+  perform beheer.imp_geen_datum('imp_actiepunten', 'deadline');
+  perform beheer.imp_dubbel_melden('imp_sessienotities', 'titel',
+    'Dezelfde sessienotitie als %s (%s); geef een van beide een eigen sleutel.', 'zelfde datum en titel');
 end
 $$;
 

@@ -346,7 +346,6 @@ begin
     end loop;
   end if;
   return aantallen;
-  return aantallen;
 end
 $$;
 

@@ -1,5 +1,5 @@
 -- The owner's pages (/app, src/app/): what they need that the CLI's functions (beheer.*,
--- 900_admin.sql, 905_app.sql, 180_webhooks.sql) do not give: sessions, the lists the pages
+-- 900_admin.sql, 905_app.sql, 183_webhooks_beheer.sql) do not give: sessions, the lists the pages
 -- show, and the fences a person's page needs (a key, webhook or AI connection of this
 -- organisation or person only). Called over the administrative connection like the rest of
 -- beheer; nothing here is granted to the doors. Every action is logged with door 'app'

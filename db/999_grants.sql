@@ -42,3 +42,6 @@ revoke execute on function app_hidden.mcp_verbinding_beeindigen(uuid, text) from
 
 -- An organisation's row of switches is worked out by the triggers of its tables, not by a door.
 revoke execute on function app_hidden.org_toestand_bijwerken(uuid) from koers_door;
+
+-- Making the constant functions is for applying db/ only.
+revoke execute on function app_hidden.constanten_maken(text, text, text, jsonb, text) from koers_door, koers_definer;

@@ -1,9 +1,10 @@
--- The owner's pages (db/920_app_pages.sql): sessions that end at sign-out, removal and
--- demotion; forms that show a secret once; the fences of keys, webhooks and AI connections to
--- the caller's organisation or person; the doors as the database lists them; the call log's
--- filters; refusals logged with door app; and the address the doors' refusals name.
+-- The owner's pages (db/920_app_pages.sql, 935_app_warehouse.sql): sessions that end at
+-- sign-out, removal and demotion; forms that show a secret once; the fences of keys, webhooks,
+-- warehouse logins and AI connections to the caller's organisation or person; the doors as the
+-- database lists them; the call log's filters; refusals logged with door app; and the address
+-- the doors' refusals name.
 begin;
-select plan(35);
+select plan(37);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -69,6 +70,12 @@ select is((select ingetrokken_op from app_private.api_sleutels where id = :'beta
 select (select id from app_private.webhooks where org_id = :'beta' limit 1) as beta_webhook \gset
 select throws_ok(format('select beheer.app_webhook(%L, %L)', :'alfa', coalesce(:'beta_webhook', gen_random_uuid()::text)),
   'KOERS', 'Deze webhook hoort niet bij deze organisatie.', 'a webhook of another organisation is not found');
+-- A warehouse login of another organisation (db/935_app_warehouse.sql); the verifier's format only matters here.
+select (beheer.warehouse_aanmaken(:'beta', :'beta_eigenaar', 'SCRAM-SHA-256$4096:a29lcnMtdGVzdC1zYWx0IQ==$'
+  || repeat('A', 43) || '=:' || repeat('B', 43) || '=') ->> 'id') as beta_wh \gset
+select throws_ok(format('select beheer.app_warehouse_intrekken(%L, %L, %L)', :'alfa', :'eigenaar', :'beta_wh'),
+  'KOERS', 'Deze warehouse-login hoort niet bij deze organisatie.', 'a warehouse login of another organisation cannot be revoked');
+select is((select ingetrokken_op from app_private.warehouse_logins where id = :'beta_wh'), null, '... and stays valid');
 select throws_ok(format('select beheer.app_verbinding_intrekken(%L, %L, %L)', :'alfa', :'eigenaar', gen_random_uuid()),
   'KOERS', 'Deze assistent is niet met jouw account verbonden.', 'an AI connection of someone else cannot be ended');
 

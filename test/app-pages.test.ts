@@ -1,7 +1,8 @@
 // The owner's pages (/app) in a real headless Chromium (Debian's chromium, driven by
 // playwright-core): an owner switches the REST door on, releases a section, makes an API key
 // (shown once) and a webhook to a local HTTPS receiver, sends a test message, sees a failed
-// delivery with its next attempt and redelivers it, revokes the key, filters the call log; an
+// delivery with its next attempt and redelivers it, revokes the key, filters the call log,
+// creates a warehouse login (connects with it over TCP, SCRAM) and revokes it; an
 // MT member approves a strategy proposal made over REST; a coach establishes a note made over
 // MCP. And the refusals: not an owner, another origin, no CSRF token, a session after sign-out
 // or demotion, a secret shown twice, a stale password, cookies without HttpOnly.
@@ -12,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import pg from "pg";
 import { buildRestDoor } from "../src/rest.ts";
 import { connect, rememberServiceAddress, type Sql } from "../src/db/connection.ts";
 import { ensureDoorRole } from "../src/db/migrate.ts";
@@ -317,6 +319,89 @@ describe("the owner's Integrations page", () => {
     await page.getByRole("button", { name: "Handmatig ontkoppelen" }).click();
     await page.waitForURL(/gedaan=assistent/);
     assert.equal((await team()).status, 401);
+  });
+
+  it("creates a warehouse login shown once, which reads rapportage over TCP; revoking it ends its session and its sign-in", async () => {
+    const logins = async () => Number((await db.sql`select count(*) as n from app_private.warehouse_logins where org_id = ${w.org}`)[0]!.n);
+    await page.goto(`${base}/app/integraties#warehouse`);
+    const wh = page.locator("fieldset", { has: page.locator("legend", { hasText: /^Warehouse$/ }) });
+    await wh.getByLabel("Aan", { exact: true }).check();
+    await page.getByRole("button", { name: "Warehouse opslaan" }).click();
+    await page.waitForURL(/gedaan=koppeling/);
+    assert.deepEqual({ ...(await door("warehouse")) }, { aan: true, alleen_lezen: false });
+
+    const before = await logins();
+    // As for a key: the sign-in is older than ten minutes, so the form asks for the password.
+    await db.sql`update app_private.app_sessies set wachtwoord_op = wachtwoord_op - interval '11 minutes' where org_id = ${w.org}`;
+    await page.goto(`${base}/app/integraties#warehouse`);
+    const create = page.locator('form[action="/app/integraties/warehouse"]');
+    await create.getByLabel("Namens lid").selectOption(w.members.eigenaar.user_id);
+    await create.getByLabel(/Verbindingen tegelijk/).fill("2");
+    const stale = await post(owner, "/app/integraties/warehouse", await formFields(page, "/app/integraties/warehouse"));
+    assert.equal(stale.status, 403, "no password, no login");
+    const badLimit = await post(owner, "/app/integraties/warehouse", { ...(await formFields(page, "/app/integraties/warehouse")),
+      wachtwoord: PASSWORD, limiet: "veel" });
+    assert.equal(badLimit.status, 400);
+    assert.match(badLimit.html, /De limiet is een geheel getal/);
+    assert.equal(await logins(), before);
+    await create.getByLabel(/Je wachtwoord/).fill(PASSWORD);
+    const fields = await formFields(page, "/app/integraties/warehouse");
+    await page.getByRole("button", { name: "Warehouse-login maken" }).click();
+    const url = (await page.locator("#geheim").textContent())!.trim();
+    const password = (await page.locator("#wachtwoord").textContent())!.trim();
+    const u = new URL(url);
+    assert.deepEqual([u.protocol, decodeURIComponent(u.password), u.hostname, u.pathname], ["postgresql:", password, "127.0.0.1",
+      new URL(db.url).pathname], "the server and database the service's own connection reaches");
+    assert.match(u.username, /^koers_wh_[0-9a-f]{12}$/);
+    await shot(page, "warehouse-login-eenmalig-getoond");
+    const [role] = await db.sql`select rolpassword, rolconnlimit from pg_authid where rolname = ${u.username}`;
+    assert.match(role!.rolpassword, /^SCRAM-SHA-256\$4096:/, "the server holds only a SCRAM verifier");
+    assert.equal(role!.rolconnlimit, 2, "the limit given");
+    // A reload posts the same form again: refused, no second login, no password.
+    const again = await post(owner, "/app/integraties/warehouse", fields);
+    assert.equal(again.status, 409);
+    assert.match(again.html, /al verstuurd/);
+    assert.ok(!again.html.includes(password) && !again.html.includes("postgresql://"), "nothing shown the second time");
+    assert.equal(await logins(), before + 1);
+
+    // The tool's side: the URL connects over TCP (SCRAM) and reads a rapportage view as the owner.
+    const open = new pg.Client({ connectionString: url });
+    open.on("error", () => {}); // the server ends it on revoke
+    await open.connect();
+    const who = (await open.query("select org_id, gebruiker_user_id from rapportage.wie_ben_ik")).rows;
+    assert.deepEqual(who, [{ org_id: w.org, gebruiker_user_id: w.members.eigenaar.user_id }]);
+    assert.ok((await open.query("select * from rapportage.team")).rows.length > 0, "the team view has the organisation's members");
+
+    await page.goto(`${base}/app/integraties#warehouse`);
+    const row = page.locator("tr", { has: page.locator("code", { hasText: u.username }) });
+    assert.deepEqual((await row.locator("td").allTextContents()).slice(0, 2), [u.username, "Eigenaar Acme BV"]);
+    assert.equal((await row.locator("td").nth(4).textContent())!.trim(), "1 van 2", "connected now, of its limit");
+    assert.notEqual((await row.locator("td").nth(3).textContent())!.trim(), "nooit", "last seen");
+    assert.ok(!(await page.content()).includes(password), "the list never shows the password");
+    await shot(page, "warehouse-logins");
+
+    // Another organisation's login, or none, cannot be revoked from here.
+    const strange = await post(owner, "/app/integraties/warehouse/intrekken",
+      { ...(await formFields(page, "/app/integraties/warehouse/intrekken")), id: "00000000-0000-4000-8000-000000000000" });
+    assert.equal(strange.status, 400);
+    assert.match(strange.html, /hoort niet bij deze organisatie/);
+
+    await page.getByRole("button", { name: `Warehouse-login ${u.username} intrekken` }).click();
+    await page.waitForURL(/gedaan=warehouse_ingetrokken/);
+    await shot(page, "warehouse-login-ingetrokken");
+    await assert.rejects(open.query("select * from rapportage.wie_ben_ik"), "the open session's next query is refused");
+    const fresh = new pg.Client({ connectionString: url });
+    await assert.rejects(fresh.connect(), /password authentication failed|does not exist|not permitted to log in/, "no new session starts");
+    assert.match((await row.locator("td").nth(4).textContent())!, /^ingetrokken /);
+
+    const logged = await db.sql`select operatie, status, user_id from app_private.aanroepen
+                                where org_id = ${w.org} and door = 'app' and operatie like 'warehouse%' order by tijdstip, id`;
+    assert.deepEqual(logged.map((r) => [r.operatie, r.status, r.user_id]), [
+      ["warehouse_aanmaken", 400, w.members.eigenaar.user_id], ["warehouse_aanmaken", 400, w.members.eigenaar.user_id],
+      ["warehouse_aanmaken", 200, w.members.eigenaar.user_id], ["warehouse_aanmaken", 400, w.members.eigenaar.user_id],
+      ["warehouse_intrekken", 400, w.members.eigenaar.user_id], ["warehouse_intrekken", 200, w.members.eigenaar.user_id]],
+    "every action is in the call log with door app, the refused ones too (the reload with its code's status, as for a key)");
+    assert.ok(!JSON.stringify(await db.sql`select parameters from app_private.aanroepen where org_id = ${w.org}`).includes(password));
   });
 
   it("a session after sign-out no longer counts", async () => {

@@ -1,5 +1,6 @@
 // /app/integraties, for owners only: the doors' switches, the sections released, API keys,
-// webhooks and their deliveries, the person's AI assistants, notifications and the call log.
+// webhooks and their deliveries, warehouse logins (src/app/warehouse.ts), the person's AI
+// assistants, notifications and the call log.
 // A new secret (key, signing secret) is shown once: its form carries a one-time token, and
 // after ten minutes without the password the form asks for it again.
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -10,6 +11,7 @@ import { randomSecret, sha256 } from "../oauth/tokens.ts";
 import { AddressRefused, addressPolicy, checkWebhookUrl, resolveChecked } from "../webhooks/address.ts";
 import { createSigningSecret } from "../webhooks/signature.ts";
 import { escape, form, moment, notice, page, secret, table } from "./html.ts";
+import { registerWarehouse, warehouseLogins, warehouseSection } from "./warehouse.ts";
 import { act, logRefusal, many, redirect, rows, sendPage, text, UUID, type AppOptions, type Form, type Gate,
   type Session } from "./session.ts";
 
@@ -22,6 +24,7 @@ const DONE: Record<string, string> = {
   koppeling: "De koppeling is opgeslagen.", secties: "De onderdelen zijn opgeslagen.", ingetrokken: "De sleutel is ingetrokken.",
   webhook_aan: "De webhook staat aan.", webhook_uit: "De webhook staat uit.", getest: "Het testbericht is verstuurd.",
   opnieuw: "Het bericht wordt opnieuw verstuurd.", assistent: "De assistent is ontkoppeld.",
+  warehouse_ingetrokken: "De warehouse-login is ingetrokken.",
 };
 
 /** Takes the form's one-time token (a random 256-bit value the page made), or refuses. */
@@ -41,7 +44,7 @@ function passwordAgain(s: Session): string {
 
 export async function registerIntegraties(scope: FastifyInstance, sql: Sql, gate: Gate, _options: AppOptions): Promise<void> {
   const render = async (s: Session, query: Record<string, string>, extra: { fout?: string; gedaan?: string; geheim?: string } = {}) => {
-    const [koppelingen, secties, sleutels, webhooks, soorten, verbindingen, meldingen, leden] = await Promise.all([
+    const [koppelingen, secties, sleutels, webhooks, soorten, verbindingen, meldingen, leden, logins] = await Promise.all([
       rows(sql`select r from beheer.app_koppelingen(${s.org_id}) r`),
       rows(sql`select r from beheer.app_secties(${s.org_id}) r`),
       rows(sql`select r from beheer.app_sleutels(${s.org_id}) r`),
@@ -50,6 +53,7 @@ export async function registerIntegraties(scope: FastifyInstance, sql: Sql, gate
       rows(sql`select r from beheer.app_verbindingen(${s.user_id}) r`),
       rows(sql`select r from beheer.meldingen(${s.org_id}, ${s.user_id}, 20) r`),
       rows(sql`select r from beheer.leden(${s.org_id}) r`),
+      warehouseLogins(sql, s.org_id),
     ]);
     const filter = Object.fromEntries(["door", "operatie", "status", "user_id", "van", "tot", "verzoek_id"]
       .map((k) => [k, (query[k] ?? "").slice(0, 200)]).filter(([, v]) => v !== ""));
@@ -105,6 +109,7 @@ ${form(s, "/app/integraties/webhooks/testen", `<input type="hidden" name="id" va
 ${form(s, "/app/integraties/webhooks/zetten", `<input type="hidden" name="id" value="${escape(w.id)}"><input type="hidden" name="aan" value="${w.aan ? "nee" : "ja"}">
 <button type="submit">${escape(w.naam)} ${w.aan ? "uitzetten" : "aanzetten"}</button>`)}`]), "Er zijn nog geen webhooks.")}
 </section>
+${warehouseSection(s, logins, leden, eenmalig(), passwordAgain(s))}
 <section aria-labelledby="assistenten"><h2 id="assistenten">Jouw AI-assistenten</h2>
 ${table("Assistenten verbonden met jouw account", ["Assistent", "Verbonden", "Vernieuwd", ""], verbindingen.map((v) => [
     escape(v.assistent), escape(moment(v.aangemaakt_op, s.tijdzone)), escape(moment(v.vernieuwd_op, s.tijdzone)),
@@ -179,6 +184,9 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
     return r.fout ? refused(reply, s, r.fout) : redirect(reply, "/app/integraties?gedaan=secties");
   });
 
+  /** A refused form that shows a secret: 409 when its one-time token was used already, else 400. */
+  const secretStatus = (fout: { parameter?: string }) => (fout.parameter === "eenmalig" ? 409 : 400);
+
   /** The password again when the sign-in is older than ten minutes; false when it was wrong (answer sent). */
   const freshPassword = async (reply: FastifyReply, s: Session, f: Form, operatie: string): Promise<boolean> => {
     if (s.wachtwoord_vers) return true;
@@ -203,7 +211,7 @@ ${table(`Aanroepen, pagina ${pagina}`, ["Tijdstip", "Deur", "Operatie", "Lid", "
       await useForm(tx, s, f);
       await tx`select beheer.sleutel_aanmaken(${s.org_id}, ${s.user_id}, ${k.hash}, ${k.hint})`;
     });
-    if (r.fout) return refused(reply, s, r.fout, r.fout.code === "ongeldige_parameters" ? 409 : 400);
+    if (r.fout) return refused(reply, s, r.fout, secretStatus(r.fout));
     return sendPage(reply, 200, (await render({ ...s, wachtwoord_vers: true }, {}, { gedaan: "De API-sleutel is gemaakt.",
       geheim: secret("Je nieuwe API-sleutel", k.key) })).html);
   });
@@ -303,4 +311,7 @@ ${table("Afleveringen, nieuwste eerst", ["Tijdstip", "Gebeurtenis", "Poging", "S
     });
     return r.fout ? refused(reply, s, r.fout) : redirect(reply, "/app/integraties?gedaan=assistent");
   });
+
+  registerWarehouse(scope, sql, gate, { render: async (s, extra) => (await render(s, {}, extra)).html, refused, freshPassword,
+    useForm, secretStatus });
 }

@@ -103,7 +103,7 @@ export function refusal(e: unknown): { code: string; bericht: string; parameter?
  * call log on its own (door app), and comes back as { fout }.
  */
 export async function act<T>(sql: Sql, s: Session, operatie: string, parameters: Record<string, unknown>,
-  run: (tx: Sql) => Promise<T>): Promise<{ ok: T; fout?: undefined } | { ok?: undefined; fout: { code: string; bericht: string } }> {
+  run: (tx: Sql) => Promise<T>): Promise<{ ok: T; fout?: undefined } | { ok?: undefined; fout: { code: string; bericht: string; parameter?: string } }> {
   try {
     return { ok: await sql.begin((tx) => run(tx as unknown as Sql)) as T };
   } catch (e) {

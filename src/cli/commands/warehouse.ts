@@ -19,13 +19,13 @@ export const warehouseCommands: Command[] = [
       if (limit < 1 || limit > 100) throw new UsageError("--limiet must be a whole number from 1 to 100");
       const { newPassword, scramVerifier } = await import("../../warehouse/scram.ts");
       const password = newPassword();
-      const { r, host, port, database } = await withDatabase(async (sql) => ({
-        r: await one(sql`
+      const { loginAddress } = await import("../../warehouse/login.ts");
+      const { r, host, port, database, url } = await withDatabase(async (sql) => {
+        const r = await one(sql`
           select beheer.warehouse_aanmaken(o.id, beheer.lid(o.id, ${user}), ${scramVerifier(password)}, ${limit}) as r
-          from (select beheer.org(${org}) as id) o`),
-        host: String(sql.options.host[0]), port: Number(sql.options.port[0]), database: String(sql.options.database),
-      }));
-      const url = `postgresql://${r.gebruiker}:${password}@${host}:${port}/${encodeURIComponent(database)}`;
+          from (select beheer.org(${org}) as id) o`);
+        return { r, ...loginAddress(sql, r.gebruiker, password) };
+      });
       print(json, { id: r.id, gebruiker: r.gebruiker, wachtwoord: password, url },
         `warehouse login created (id ${r.id}), acting for ${user}, at most ${r.verbindingen_max} connections\n` +
         `host ${host}  port ${port}  database ${database}  user ${r.gebruiker}\n` +
