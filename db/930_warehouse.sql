@@ -20,6 +20,19 @@ exception when duplicate_object or unique_violation then null; -- another databa
 end
 $$;
 
+-- When a row last changed (migrations/0023_warehouse_bijgewerkt.sql), kept like the tables of search
+-- (db/255_zoektekst.sql): the rapportage views carry it for incremental loads.
+do $$
+declare t text;
+begin
+  foreach t in array array['app.weektaken', 'app.reflecties', 'app.uren', 'app.waarderingen', 'app.gesprekken',
+                           'app.sessienotities', 'app.kernresultaten', 'app.kpi_metingen', 'app.strategie'] loop
+    execute format('create trigger _100_bijgewerkt before insert or update on %s '
+                   'for each row execute function app_hidden.tg__bijgewerkt()', t);
+  end loop;
+end
+$$;
+
 -- What a login may do, as role settings. statement_timeout and the idle timeouts are defaults a
 -- session can change; read-only comes from the grants (a login can write nothing anywhere), the
 -- connection limit is enforced by the server.

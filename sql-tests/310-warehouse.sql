@@ -2,7 +2,7 @@
 -- like an API key, and reads only the views of rapportage (db/940_rapportage.sql). Tested as the
 -- login itself (set session authorization: session_user is the login, as when it connects).
 begin;
-select plan(42);
+select plan(45);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -83,6 +83,20 @@ select is((select count(*) from rapportage.woordenboek where kolom is not null),
            where c.relnamespace = 'rapportage'::regnamespace and a.attnum > 0 and not a.attisdropped),
   'rapportage.woordenboek lists every column of every view');
 
+select is_empty($$ select x.naam from app_hidden.rapportage_views() x
+                   where (case when x.bron like '%()' then to_regproc(left(x.bron, -2)) is not null else to_regclass(x.bron) is not null end)
+                     and to_regclass('rapportage.' || x.naam) is null $$,
+  'every resource whose definition exists has its view');
+-- A view of things that change carries bijgewerkt_op, and changing a row moves it.
+select is_empty($$ select x.naam from app_hidden.rapportage_views() x
+                   join pg_class c on c.relname = x.naam and c.relnamespace = 'rapportage'::regnamespace
+                   where x.naam <> 'taak_geschiedenis'
+                     and not exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'bijgewerkt_op') $$,
+  'every view of things that change has bijgewerkt_op (history is append-only by tijdstip)');
+update app.weektaken set bijgewerkt_op = '2000-01-01', titel = titel where org_id = :'alfa';
+select is((select bool_and(bijgewerkt_op = app_hidden.nu()) from app.weektaken where org_id = :'alfa'), true,
+  'a change of a row sets its bijgewerkt_op');
+
 -- As the login of Alfa's lid.
 select set_config('koers.aanroep', '', true) is not null as x \gset
 set session authorization :wh_lid;
@@ -128,21 +142,27 @@ create temp table logins as
   select r.rol, beheer.warehouse_aanmaken(:'alfa', tests.lid(:'alfa', r.rol), :'verifier') ->> 'gebruiker' as login
   from unnest(app_hidden.keuzes('rol')) r (rol);
 do $$
-declare v record; l record; door text; login text; n bigint; vreemd bigint;
+declare v record; l record; door text; login text; n bigint; vreemd bigint; kolommen text;
   alfa uuid := (select org_id from app.organisaties where naam = 'Alfa BV');
 begin
-  for v in select x.* from app_hidden.rapportage_views() x join pg_class c on c.relname = x.naam
+  for v in select x.*, app_hidden.rapportage_selectie(x.bron, x.sleutel) as kolommen
+           from app_hidden.rapportage_views() x join pg_class c on c.relname = x.naam
            where c.relnamespace = 'rapportage'::regnamespace loop
+    -- The definition's columns (bijgewerkt_op may come from the table instead: it is no figure).
+    kolommen := (select string_agg(format('x.%I', a.attname), ', ' order by a.attnum) from pg_attribute a
+                 where a.attrelid = ('rapportage.' || v.naam)::regclass and a.attnum > 0 and a.attname <> 'bijgewerkt_op');
     for l in select * from logins loop
       perform app_hidden.handelen_namens(alfa, tests.lid(alfa, l.rol), 'rest');
       set local role koers_door;
-      execute format('select md5(coalesce(string_agg(r::text, '','' order by r::text), '''')) from (select %s from %s '
-                     'where (select app_hidden.rapportage_zichtbaar(%L))) r', v.kolommen, v.bron, v.operatie) into door;
+      execute format('select md5(coalesce(string_agg(r::text, '','' order by r::text), '''')) from (select %s from '
+                     '(select %s from %s d where (select app_hidden.rapportage_zichtbaar(%L))) x) r',
+                     kolommen, v.kolommen, v.bron, v.operatie) into door;
       reset role;
       perform set_config('koers.aanroep', '', true);
       execute format('set session authorization %I', l.login);
       execute format('select md5(coalesce(string_agg(r::text, '','' order by r::text), '''')), count(*), '
-                     'count(*) filter (where r.org_id <> %L) from rapportage.%I r', alfa, v.naam) into login, n, vreemd;
+                     'count(*) filter (where r.org_id <> %L) from (select %s from rapportage.%I x) r', alfa, kolommen, v.naam)
+        into login, n, vreemd;
       reset session authorization;
       insert into matrix values (v.naam, l.rol, door, login, n, vreemd);
     end loop;

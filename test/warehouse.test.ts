@@ -17,6 +17,8 @@ import { postgresUser, startServer, type Server } from "../src/db/cluster.ts";
 import { makeWorld, request, startKoers, type Koers, type World } from "./helpers.ts";
 import { runKoers, runKoersJson } from "./processes.ts";
 import { DEMO_OWNER } from "../src/import/demo.ts";
+import { runOnce } from "graphile-worker";
+import { warehouseWatch } from "../src/tasks/warehouse_watch.ts";
 
 const PYTHON = "/usr/bin/python3"; // Debian's interpreter: python3-pandas, -sqlalchemy, -psycopg2
 /** One moment for the REST door, the CLI and the login's session, so time-dependent figures agree. */
@@ -74,7 +76,7 @@ interface RestEquivalent {
   path: string;
   /** The operation takes no org_id (wie_ben_ik). */
   withoutOrg?: boolean;
-  query?: Record<string, string>;
+  query?: Record<string, string> | ((views: Record<string, Row[]>) => Record<string, string>);
   items(body: any): Row[];
   key(row: Row): string;
   view?(rows: Row[], body: any): Row[];
@@ -98,6 +100,16 @@ const restEquivalents: Record<string, RestEquivalent> = {
     items: (b) => b.reflecties.map((r: Row) => ({ ...r, soort: b.soort, periode: b.periode })),
     key: (r) => `${r.persoon_user_id} ${r.soort} ${r.periode}` },
   // Hours add up per person over this month; a person without hours in it has no rows.
+  // The history of the task with the most entries (the answer is one task's).
+  taak_geschiedenis: { path: "/api/v1/taak-geschiedenis",
+    query: (views) => {
+      const count = new Map<string, number>();
+      for (const h of views.taak_geschiedenis!) count.set(String(h.taak_id), (count.get(String(h.taak_id)) ?? 0) + 1);
+      const [taak] = [...count.entries()].sort((a, b) => b[1] - a[1])[0]!;
+      return { nummer: String(views.taken!.find((t) => t.id === taak)!.nummer) };
+    },
+    items: (b) => b.geschiedenis.map((h: Row) => ({ ...h, taak_id: b.taak.id })),
+    key: (r) => `${r.taak_id} ${r.soort} ${instant(r.tijdstip)} ${JSON.stringify(r.nieuw ?? null)}` },
   uren: { path: "/api/v1/uren", items: (b) => b.personen.filter((p: Row) => Number(p.uren) !== 0)
     .map((p: Row) => ({ persoon: p.persoon, uren: p.uren })),
     key: (r) => String(r.persoon_user_id),
@@ -110,15 +122,21 @@ const restEquivalents: Record<string, RestEquivalent> = {
 };
 /** Views with no answer of their own to compare with: their rows are in another answer, or in
  * none row by row. Every other view needs a line above. */
-const withoutRestRows = new Set(["woordenboek", "kernresultaten", "kpi_metingen", "taak_geschiedenis", "strategie"]);
+const withoutRestRows = new Set(["woordenboek", "kernresultaten", "kpi_metingen", "strategie"]);
 
-/** An answer's item as the views name its fields: objects one level deep flattened with a prefix. */
+/** A time as an instant, whether PostgreSQL's text (`2026-11-18 09:00:00+00`) or JSON's. */
+function instant(t: unknown): number {
+  return Date.parse(String(t).replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00"));
+}
+
+/** An answer's item as the views name its fields: each object one level deep also flattened with
+ * a prefix (eigenaar.user_id as eigenaar_user_id); a view's column of JSON (nieuw) keeps it whole. */
 function flatten(item: Row): Row {
-  const out: Row = {};
+  const out: Row = { ...item };
   for (const [k, v] of Object.entries(item)) {
     if (v && typeof v === "object" && !Array.isArray(v)) {
-      for (const [sub, x] of Object.entries(v as Row)) out[`${k}_${sub}`] = x;
-    } else out[k] = v;
+      for (const [sub, x] of Object.entries(v as Row)) out[`${k}_${sub}`] ??= x;
+    }
   }
   return out;
 }
@@ -132,7 +150,7 @@ function same(a: unknown, b: unknown): boolean {
   }
   const [x, y] = [String(a), String(b)];
   if (/^-?\d+(\.\d+)?$/.test(x) && /^-?\d+(\.\d+)?$/.test(y)) return Number(x) === Number(y);
-  if (/^\d{4}-\d{2}-\d{2}[ T]\d/.test(x) && /^\d{4}-\d{2}-\d{2}[ T]\d/.test(y)) return Date.parse(x) === Date.parse(y.replace(" ", "T"));
+  if (/^\d{4}-\d{2}-\d{2}[ T]\d/.test(x) && /^\d{4}-\d{2}-\d{2}[ T]\d/.test(y)) return instant(x) === instant(y);
   return x === y;
 }
 
@@ -160,7 +178,8 @@ describe("the warehouse door", () => {
     koers = await startKoers(adminUrl, { now: NOW });
     // A seeded organisation (koers demo) and a login for the member its key acts for.
     demo = await runKoersJson(["demo"], env());
-    await sql`select beheer.koppeling_zetten(${demo.org_id}, 'warehouse', true, null)`;
+    const door = await runKoersJson(["door", "set", "--org", demo.org_id, "--door", "warehouse", "--aan"], env());
+    assert.deepEqual([door.door, door.aan], ["warehouse", true]);
     demoLogin = await runKoersJson(["warehouse", "create", "--org", demo.org_id, "--user", DEMO_OWNER], env());
   });
 
@@ -190,6 +209,13 @@ describe("the warehouse door", () => {
     assert.ok(!log.includes(login.wachtwoord), "the password is not in the server log");
     const [role] = await sql`select rolpassword from pg_authid where rolname = ${login.gebruiker}`;
     assert.match(role!.rolpassword, /^SCRAM-SHA-256\$4096:/, "the server holds a SCRAM verifier");
+    const [stranger, tooMany] = await Promise.all([
+      runKoers(["warehouse", "create", "--org", "Pakhuis BV", "--user", "niemand@example.com"], env()),
+      runKoers(["warehouse", "create", "--org", "Pakhuis BV", "--user", w.members.lid.user_id, "--limiet", "101"], env())]);
+    assert.equal(stranger.code, 1, stranger.stderr);
+    assert.match(stranger.stderr, /niemand@example\.com is geen lid/, "a stranger gets no login");
+    assert.equal(tooMany.code, 2, tooMany.stderr);
+    assert.match(tooMany.stderr, /--limiet/);
     const text = await runKoers(["warehouse", "list", "--org", "Pakhuis BV"], env());
     assert.equal(text.code, 0, text.stderr);
     assert.ok(text.stdout.includes(login.gebruiker) && !text.stdout.includes(login.wachtwoord), "the list never shows the password");
@@ -238,7 +264,8 @@ print(json.dumps(out))
     for (const [view, rest] of Object.entries(restEquivalents)) {
       if (!viaPg[view]) continue; // its definition is not there yet (db/940_rapportage.sql makes views for those that are)
       const r = await request(koers.baseUrl, "GET", rest.path, { apiKey: demo.sleutel,
-        query: { ...(rest.withoutOrg ? {} : { org_id: demo.org_id }), ...rest.query } });
+        query: { ...(rest.withoutOrg ? {} : { org_id: demo.org_id }),
+                 ...(typeof rest.query === "function" ? rest.query(viaPg) : rest.query) } });
       assert.equal(r.status, 200, `${rest.path}: ${JSON.stringify(r.body)}`);
       const items = rest.items(r.body).map(flatten);
       const rows = new Map((rest.view ? rest.view(viaPg[view]!, r.body) : viaPg[view]!).map((row) => [rest.key(row), row]));
@@ -303,6 +330,31 @@ print(json.dumps(out))
       assert.deepEqual(Object.keys(s), Object.keys(a));
       for (const v of Object.keys(a)) assert.deepEqual(s[v], a[v], `rapportage.${v} on the standby equals the primary`);
       assert.equal(s.wie_ben_ik!.length, 1, "the standby resolves the login's member");
+
+      // Revoked on the primary: once the standby has replayed it, a session open there is refused
+      // at its next query, and none starts.
+      const open = new pg.Client({ connectionString: onStandby.toString() });
+      open.on("error", () => {});
+      await open.connect();
+      await open.query("select * from rapportage.wie_ben_ik");
+      await runKoersJson(["warehouse", "revoke", "--id", demoLogin.id], env());
+      const [{ lsn }] = await sql`select pg_current_wal_lsn()::text as lsn` as unknown as [{ lsn: string }];
+      const replica = postgres(standby.url("koers_wh"), { max: 1, onnotice: () => {} });
+      try {
+        for (let i = 0; i < 100; i++) {
+          const [r] = await replica`select pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn as done`;
+          if (r!.done) break;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+      } finally {
+        await replica.end();
+      }
+      await assert.rejects(open.query("select * from rapportage.wie_ben_ik"), (e: Error) => {
+        assert.match(e.message, /permission denied|terminat|does not exist/, "refused for the revoke");
+        return true;
+      }, "the open session on the standby is refused");
+      await open.end().catch(() => {});
+      await assert.rejects(readAll(onStandby.toString()), "no new session starts on the standby");
     } finally {
       await standby?.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -314,6 +366,11 @@ print(json.dumps(out))
     open.on("error", () => {}); // the server ends it
     await open.connect();
     await open.query("select * from rapportage.wie_ben_ik");
+    // The worker's warehouse_watch job (every minute) notes who is connected.
+    await sql`select graphile_worker.add_job('warehouse_watch')`;
+    await runOnce({ connectionString: adminUrl, taskList: { warehouse_watch: warehouseWatch() } });
+    const [seen] = await sql`select laatst_gezien_op from app_private.warehouse_logins where id = ${login.id}`;
+    assert.ok(seen!.laatst_gezien_op, "warehouse_watch saw the login connected");
     const list = await runKoersJson(["warehouse", "list", "--org", w.org], env());
     const mine = list.find((l: any) => l.id === login.id);
     assert.equal(mine.verbindingen, 1, "connected now");
