@@ -12,9 +12,7 @@ declare
   fouten jsonb;
   aantallen jsonb;
 begin
-  if not exists (select 1 from app.organisaties o where o.org_id = _org) then
-    perform app_hidden.ongeldig('org', format('Organisatie %s bestaat niet.', _org));
-  end if;
+  perform beheer.org(_org::text);  -- the organisation, or the refusal of the one lookup path (090)
   perform app_hidden.vergrendel('import', _org::text);
   totaal := beheer.imp_uitpakken(_bestand);
   if totaal >= 1000 then raise notice 'import: checking % items', totaal; end if;

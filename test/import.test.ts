@@ -396,6 +396,10 @@ describe("koers import", () => {
     const r = await koersCli(["import", "--org", "Niemand BV", file]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /Organisatie Niemand BV bestaat niet/);
+    // The database's own entry refuses an unknown organisation the same way (beheer.org).
+    const nobody = "00000000-0000-4000-8000-000000000000";
+    await assert.rejects(db.sql`select beheer.importeren(${nobody}, '{}'::jsonb)`,
+      (e: { hint?: string; message?: string }) => e.hint === "org" && e.message === `Organisatie ${nobody} bestaat niet.`);
   });
 
   it("a large file reports progress on stderr and loads in one go", async () => {
