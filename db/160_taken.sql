@@ -44,8 +44,10 @@ grant select on app_hidden.taak_sommen_alle to koers_door;
 -- every figure, one row per task. Under the caller's RLS (security_invoker). What a task's other
 -- rows add is kept with the task (its tag names, app.taken.tag_namen) or beside it (its hours,
 -- counting every member's, and how many subtasks it has: taak_sommen_alle), so a read of many
--- tasks looks nothing up per task; only a subtask looks up its parent's number, and a parent
--- counts the subtasks the caller sees. The reads (taken, the writes' results,
+-- tasks looks nothing up per task. A subtask's parent (for its number) is joined among the
+-- tasks that have subtasks only, under the caller's RLS. A parent shows the subtasks the caller
+-- sees: all of them (the stored count) unless some private project is hidden from the caller
+-- (app_hidden.verborgen_projecten, once per statement), when it counts them. The reads (taken, the writes' results,
 -- zoeken) filter, order and shape it; the warehouse reads it as it is.
 create view app_hidden.def_taken with (security_invoker = true) as
   select t.org_id, t.id, t.nummer, t.omschrijving, t.toelichting,
@@ -66,10 +68,10 @@ create view app_hidden.def_taken with (security_invoker = true) as
     app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) as gewicht,
     coalesce(so.besteed_uren, 0) as besteed_uren,
     t.herhalen,
-    case when t.ouder_id is not null
-         then (select o.nummer from app.taken o where o.org_id = t.org_id and o.id = t.ouder_id) end as onder_taak_nummer,
-    case when so.subtaken > 0
-         then (select count(*) from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id) else 0 end as subtaken,
+    op.nummer as onder_taak_nummer,
+    case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
+         then (select count(*) from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id)
+         else coalesce(so.subtaken, 0) end as subtaken,
     t.afgerond_op, t.verwijderd_op, t.aangemaakt_op, t.bijgewerkt_op
   from app.taken t
   left join app.prioriteiten pr on pr.org_id = t.org_id and pr.id = t.prioriteit_id
@@ -80,7 +82,10 @@ create view app_hidden.def_taken with (security_invoker = true) as
   left join app.keuzes kg on kg.lijst = 'grootte' and kg.waarde = t.grootte
   left join app.brand_labels b
     on b.org_id = t.org_id and b.id = coalesce(t.brand_label_id, pr.brand_label_id, pj.brand_label_id)
-  left join app_hidden.taak_sommen_alle so on so.org_id = t.org_id and so.taak_id = t.id;
+  left join app_hidden.taak_sommen_alle so on so.org_id = t.org_id and so.taak_id = t.id
+  left join (select o.org_id, o.id, o.nummer from app_hidden.taak_sommen_alle ps
+             join app.taken o on o.org_id = ps.org_id and o.id = ps.taak_id where ps.subtaken > 0) op
+    on op.org_id = t.org_id and op.id = t.ouder_id;
 
 grant select on app_hidden.def_taken to koers_door, koers_definer;
 
