@@ -170,36 +170,53 @@ create trigger _900_gebeurtenis after insert or update on app.taken
   for each row execute function app_hidden.tg_taken__gebeurtenis();
 
 -- Tags and attachments: one history entry per task per transaction, with the tags before and
--- after; a tag change is a taak.gewijzigd.
+-- after; a tag change is a taak.gewijzigd. Tags once per statement (transition tables), per task
+-- it changed: the tags before it are those after it without what it added, or with what it
+-- removed.
 create function app_hidden.tg_taak_tags__geschiedenis() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
 declare
-  r app.taak_tags := case when tg_op = 'DELETE' then old else new end;
-  nu_tags jsonb := app_hidden.taak_tags(r.org_id, r.taak_id);
-  tag text := (select t.naam from app.tags t where t.org_id = r.org_id and t.id = r.tag_id);
+  rijen app.taak_tags[];
+  r record;
+  nu_tags jsonb;
   t app.taken;
 begin
-  select * into t from app.taken x where x.org_id = r.org_id and x.id = r.taak_id;
-  -- A new task's first tags are part of its creation, not a change.
-  update app.taak_geschiedenis g set nieuw = g.nieuw || jsonb_build_object('tags', nu_tags)
-  where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
-  if found then return null; end if;
-  update app.taak_geschiedenis g set nieuw = nu_tags
-  where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'tags';
-  if not found then
-    -- The tags before this transaction: undo the change this row made.
-    perform app_hidden.geschiedenis(r.org_id, r.taak_id, 'tags',
-      case when tg_op = 'DELETE'
-           then (select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags || to_jsonb(tag)) x)
-           else coalesce((select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags) x where x <> tag), '[]') end,
-      nu_tags);
+  if tg_op = 'INSERT' then
+    select array_agg(n) into rijen from nieuw n;
+  else
+    select array_agg(o) into rijen from oud o;
   end if;
-  perform app_hidden.taak_gebeurtenis('taak.gewijzigd', t);
+  for r in
+    select x.org_id, x.taak_id, array_agg(g.naam) as namen
+    from unnest(rijen) x join app.tags g on g.org_id = x.org_id and g.id = x.tag_id
+    group by x.org_id, x.taak_id order by x.org_id, x.taak_id
+  loop
+    nu_tags := app_hidden.taak_tags(r.org_id, r.taak_id);
+    -- A new task's first tags are part of its creation, not a change.
+    update app.taak_geschiedenis g set nieuw = g.nieuw || jsonb_build_object('tags', nu_tags)
+    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
+    continue when found;
+    update app.taak_geschiedenis g set nieuw = nu_tags
+    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'tags';
+    if not found then
+      -- The tags before this transaction: undo what this statement did.
+      perform app_hidden.geschiedenis(r.org_id, r.taak_id, 'tags',
+        case when tg_op = 'DELETE'
+             then (select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags || to_jsonb(r.namen)) x)
+             else coalesce((select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags) x
+                            where x <> all (r.namen)), '[]') end,
+        nu_tags);
+    end if;
+    select * into t from app.taken x where x.org_id = r.org_id and x.id = r.taak_id;
+    perform app_hidden.taak_gebeurtenis('taak.gewijzigd', t);
+  end loop;
   return null;
 end
 $$;
-create trigger _500_geschiedenis after insert or delete on app.taak_tags
-  for each row execute function app_hidden.tg_taak_tags__geschiedenis();
+create trigger _500_geschiedenis_nieuw after insert on app.taak_tags referencing new table as nieuw
+  for each statement execute function app_hidden.tg_taak_tags__geschiedenis();
+create trigger _500_geschiedenis_weg after delete on app.taak_tags referencing old table as oud
+  for each statement execute function app_hidden.tg_taak_tags__geschiedenis();
 
 create function app_hidden.tg_bijlagen__geschiedenis() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$

@@ -1,7 +1,7 @@
 -- taak_geschiedenis: written by triggers for every kind of change, newest first, who (empty is
 -- automatic), when, old and new value.
 begin;
-select plan(9);
+select plan(11);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Historie BV') as org \gset
@@ -34,6 +34,19 @@ select is((select jsonb_build_array(x -> 'oud', x -> 'nieuw') from g, jsonb_arra
 select is((select x -> 'door' from g, jsonb_array_elements(r -> 'geschiedenis') x where x ->> 'soort' = 'toelichting'),
   'null', 'a change without a caller (the app, the database) names nobody');
 select is(tests.fout(:'org', 'lid', 'taak_geschiedenis', '{}'), 'ongeldige_parameters:nummer', 'nummer is required');
+-- Two tags added by one change, then two removed by another: each entry holds the tags before
+-- and after that change (a statement that adds or removes several tags at once).
+create temp table t2 as select (tests.roep(:'org', 'lid', 'taak_toevoegen', '{"omschrijving": "Tags", "tags": ["Plan"]}') #>> '{resultaat,taak,id}')::uuid as id;
+select tests.roep(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', (select id from t2), 'tags', '["Plan", "beta", "Alfa"]'::jsonb));
+select tests.roep(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', (select id from t2), 'tags', '["beta"]'::jsonb));
+select is((select jsonb_agg(jsonb_build_array(x -> 'oud', x -> 'nieuw'))
+           from jsonb_array_elements(tests.roep(:'org', 'lid', 'taak_geschiedenis',
+                  jsonb_build_object('nummer', (select nummer from app.taken where org_id = :'org' and id = (select id from t2)))) -> 'geschiedenis') x
+           where x ->> 'soort' = 'tags'),
+  '[[["Alfa", "beta", "Plan"], ["beta"]], [["Plan"], ["Alfa", "beta", "Plan"]]]',
+  'several tags added or removed at once: the tags before and after each change');
+select is((select count(*) from app.gebeurtenissen where org_id = :'org' and onderwerp_id = (select id from t2) and soort = 'taak.gewijzigd'),
+  2::bigint, 'one taak.gewijzigd per change of several tags');
 select app_hidden.handelen_namens(:'org', :'mt');
 set local role koers_door;
 select throws_ok($$ insert into app.taak_geschiedenis (org_id, taak_id, soort, tijdstip) select org_id, id, 'stand', now() from app.taken limit 1 $$,
