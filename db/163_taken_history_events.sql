@@ -261,14 +261,22 @@ create trigger _500_geschiedenis_weg after delete on app.taak_tags referencing o
 
 create function app_hidden.tg_bijlagen__geschiedenis() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
+declare
+  door uuid := app_hidden.wie();
+  tijd timestamptz := app_hidden.nu();
+  aanroep uuid := (app_hidden.beller()).aanroep_id;
 begin
   if tg_op = 'DELETE' then
-    perform app_hidden.geschiedenis(old.org_id, old.taak_id, 'bijlagen', jsonb_build_object('naam', old.naam), null);
+    insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+    select o.org_id, o.taak_id, 'bijlagen', door, tijd, jsonb_build_object('naam', o.naam), null, aanroep from oud o;
   else
-    perform app_hidden.geschiedenis(new.org_id, new.taak_id, 'bijlagen', null, jsonb_build_object('naam', new.naam));
+    insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+    select n.org_id, n.taak_id, 'bijlagen', door, tijd, null, jsonb_build_object('naam', n.naam), aanroep from nieuw n;
   end if;
   return null;
 end
 $$;
-create trigger _500_geschiedenis after insert or delete on app.bijlagen
-  for each row execute function app_hidden.tg_bijlagen__geschiedenis();
+create trigger _500_geschiedenis_nieuw after insert on app.bijlagen referencing new table as nieuw
+  for each statement execute function app_hidden.tg_bijlagen__geschiedenis();
+create trigger _500_geschiedenis_weg after delete on app.bijlagen referencing old table as oud
+  for each statement execute function app_hidden.tg_bijlagen__geschiedenis();
