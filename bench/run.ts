@@ -4,7 +4,7 @@
 //   npm run bench                                   persistent cluster in bench/.data (BENCH_DATA_DIR)
 //   BENCH_DATABASE_URL=postgres://... npm run bench  a server of your choice (database koers_bench)
 //   BENCH_ROUNDS=7 BENCH_ROUND_MS=3000 BENCH_SOAK_MS=60000 npm run bench
-//   BENCH_ONLY=door,cpu,rls,write,def,soak npm run bench  some parts only
+//   BENCH_ONLY=door,cpu,rls,write,def,warehouse,soak npm run bench  some parts only
 //   BENCH_READS=wie_ben_ik,team npm run bench       some door/bare pairs only (parts door and cpu)
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -26,7 +26,7 @@ const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3000);
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const SOAK_CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 50);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,def,soak").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,def,warehouse,soak").split(","));
 const READS = process.env.BENCH_READS ? new Set(process.env.BENCH_READS.split(",")) : null;
 const chosen = (name: string) => !READS || READS.has(name.split(" ")[0]!) || READS.has(name);
 
@@ -446,6 +446,17 @@ try {
                note: `${found.source}: ${rows.def} rows in ${a.toFixed(0)} ms (${defColumns.length} columns); ` +
                      `app.taken: ${rows.plain} rows in ${b.toFixed(0)} ms (${shared.length} columns)` });
     }
+  }
+
+  // 3c. Every task of the big organisation over a warehouse login ------------------------------
+  // rapportage.taken read whole over TCP by a warehouse login of the organisation's owner (SCRAM,
+  // RLS, every figure), against a plain select of the columns it shares with app.taken as the
+  // superuser; both fetched to the client. bench/warehouse.ts.
+  if (ONLY.has("warehouse")) {
+    log(`\n3c. All tasks of ${BIG_ORG} from rapportage.taken over a warehouse login against a plain select of the same ` +
+        `columns from app.taken (superuser), ${ROUNDS} interleaved rounds (load average ${loadAverage()})`);
+    const { warehouseRead } = await import("./warehouse.ts");
+    figure(await warehouseRead(sql, adminUrl, ds.org, ds.members[0]!, ROUNDS));
   }
 
   // 4. A 60-second run at 50 clients ------------------------------------------------------------

@@ -25,6 +25,7 @@ begin
   for k in select * from (values
       ('app.operaties'::regclass, 'sectie', 'sectie'),
       ('app.secties', 'sectie', 'sectie'),
+      ('app.koppelingen', 'door', 'door'),
       ('app.rol_rechten', 'rol', 'rol'),
       ('app.org_rechten', 'rol', 'rol'),
       ('app.lidmaatschappen', 'rol', 'rol'),
@@ -39,7 +40,20 @@ begin
       ('app.sessienotities', 'status', 'sessienotitie_status'),
       ('app.strategie_voorstellen', 'status', 'strategievoorstel_status'),
       ('app.gesprekken', 'soort', 'gesprek_soort'),
-      ('app.bijlagen', 'tekst_status', 'bijlage_tekst_status')) x (tabel, kolom, lijst)
+      ('app.bijlagen', 'tekst_status', 'bijlage_tekst_status'),
+      ('app.rol_rechten', 'recht', 'recht'),
+      ('app.org_rechten', 'recht', 'recht'),
+      ('app.taken', 'urgentie', 'urgentie'),
+      ('app.weektaken', 'kolom', 'weektaak_kolom'),
+      ('app.gesprekken', 'eindclassificatie', 'eindclassificatie'),
+      ('app.gebeurtenissen', 'soort', 'gebeurtenis_soort'),
+      ('app.taak_geschiedenis', 'soort', 'taak_geschiedenis_soort'),
+      ('app.audit_log', 'actie', 'audit_actie'),
+      ('app.operatie_parameters', 'type', 'parameter_type'),
+      ('app_private.webhook_berichten', 'status', 'webhook_bericht_status'),
+      ('app_private.mcp_clients', 'soort', 'mcp_client_soort'),
+      ('app_private.mcp_verbindingen', 'reden_intrekking', 'mcp_intrekking_reden'),
+      ('app_private.mcp_tokens', 'soort', 'mcp_token_soort')) x (tabel, kolom, lijst)
   loop
     lijst := app_hidden.keuzes(k.lijst);
     if lijst is null then

@@ -1,4 +1,5 @@
--- Small helpers every operation uses: the clock, refusals, dates, locks, redaction.
+-- Small helpers every operation uses: the clock, refusals, dates, locks, redaction; and the maker
+-- of constant functions from reference data.
 
 -- "Now" for every figure. The test clock (setting koers.nu, from KOERS_NOW) replaces it
 -- everywhere, so every figure is reproducible.
@@ -20,6 +21,41 @@ $$;
 create function app_hidden.ongeldig(parameter text, bericht text) returns void
 language sql immutable as $$
   select app_hidden.fout('ongeldige_parameters', bericht, parameter)
+$$;
+
+-- The rules of the data model that a caller can break, each by the name of the check constraint
+-- that holds it (or, for a rule no constraint can hold, a name of the same form): the parameter
+-- at fault and the message. The one place for them: the operations and the app refuse with
+-- app_hidden.regel_weigeren before writing, the import reports the same message at the item's
+-- place, and a check violation that still reaches api.aanroep answers with it
+-- (db/050_call.sql). sql-tests/012-catalogus_regels.sql checks that every name of a constraint
+-- here exists.
+create function app_hidden.regels() returns table (naam text, parameter text, bericht text)
+language sql immutable parallel safe as $$
+  values
+    ('taken_prioriteit_of_project', 'project_id', 'Een taak hoort bij een prioriteit of bij een project, niet bij allebei.'),
+    ('taken_grootte_of_inschatting', 'inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.'),
+    ('kernresultaten_doel_niet_start', 'doel', 'Het doel moet verschillen van de startwaarde.'),
+    ('reflecties_energie', 'energie', 'energie moet een geheel getal van 1 tot en met 10 zijn.'),
+    ('gesprekken_met_een_ander', 'met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.'),
+    ('prioriteiten_deadline_na_start', 'deadline', 'De deadline ligt voor de startdatum.'),
+    ('projecten_deadline_na_start', 'deadline', 'De deadline ligt voor de startdatum.'),
+    ('uren_een_onderwerp', 'project', 'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.')
+$$;
+
+create function app_hidden.regel(_naam text, out parameter text, out bericht text)
+language sql immutable parallel safe as $$
+  select r.parameter, r.bericht from app_hidden.regels() r where r.naam = _naam
+$$;
+
+-- Refuses by a rule of app_hidden.regel.
+create function app_hidden.regel_weigeren(_naam text) returns void
+language plpgsql immutable set search_path = '' as $$
+declare r record := app_hidden.regel(_naam);
+begin
+  if r.bericht is null then raise exception 'app_hidden.regel_weigeren: no rule %', _naam; end if;
+  perform app_hidden.ongeldig(r.parameter, r.bericht);
+end
 $$;
 
 -- Dates in the organisation's time zone.
@@ -65,6 +101,35 @@ begin
 end
 $$;
 
+-- The one period parser: the first day of a period given as text in the interface's spelling
+-- of its kind, or null when the text is no existing period of that kind (never raises, so free
+-- text is null, not an error). The kinds: dag <yyyy>-<mm>-<dd>; week <yyyy>-W<nn>; maand
+-- <yyyy>-<mm>; kwartaal Q<n>-<yyyy>; kwartaal_iso <yyyy>-Q<n> (a KPI's quarter); jaar <yyyy>.
+-- No year 0.
+create function app_hidden.periode_begin(_soort text, _tekst text) returns date
+language plpgsql immutable set search_path = '' as $$
+declare j int;
+begin
+  if _tekst is null or _tekst !~ '^(Q[1-4]-)?\d{4}' or substring(_tekst from '\d{4}')::int < 1 then return null; end if;
+  j := substring(_tekst from '\d{4}')::int;
+  if _soort = 'dag' and _tekst ~ '^\d{4}-(0[1-9]|1[0-2])-\d{2}$' and substr(_tekst, 9, 2)::int between 1 and
+       extract(day from make_date(j, substr(_tekst, 6, 2)::int, 1) + interval '1 month' - interval '1 day') then
+    return make_date(j, substr(_tekst, 6, 2)::int, substr(_tekst, 9, 2)::int);
+  elsif _soort = 'week' then
+    return app_hidden.week_maandag(_tekst);
+  elsif _soort = 'maand' and _tekst ~ '^\d{4}-(0[1-9]|1[0-2])$' then
+    return make_date(j, substr(_tekst, 6, 2)::int, 1);
+  elsif _soort = 'kwartaal' and _tekst ~ '^Q[1-4]-\d{4}$' then
+    return make_date(j, (substr(_tekst, 2, 1)::int - 1) * 3 + 1, 1);
+  elsif _soort = 'kwartaal_iso' and _tekst ~ '^\d{4}-Q[1-4]$' then
+    return make_date(j, (substr(_tekst, 7, 1)::int - 1) * 3 + 1, 1);
+  elsif _soort = 'jaar' and _tekst ~ '^\d{4}$' then
+    return make_date(j, 1, 1);
+  end if;
+  return null;
+end
+$$;
+
 -- One field of a proposal: what stands now and what it becomes.
 create function app_hidden.veld(nu jsonb, wordt jsonb) returns jsonb
 language sql immutable as $$
@@ -104,5 +169,34 @@ begin
     end;
   end if;
   return jsonb_build_object('_afgekapt', left(tekst, _max));
+end
+$$;
+
+-- Koers's public address followed by a path: where the refusals of both doors send people. The
+-- setting koers.publieke_url comes from KOERS_PUBLIC_URL (src/db/connection.ts); without it, the
+-- address the service last started on (app_private.instellingen); else the path alone. Called
+-- by security-definer functions (app_hidden.aanroep_begin), which may read app_private.
+create function app_hidden.app_adres(_pad text) returns text
+language plpgsql stable set search_path = '' as $$
+begin
+  return coalesce(nullif(current_setting('koers.publieke_url', true), ''),
+                  (select i.waarde from app_private.instellingen i where i.sleutel = 'dienst_adres'), '') || _pad;
+end
+$$;
+
+-- Makes the immutable SQL function _functie(_parameter text) returns _type that answers each key
+-- of _waarden with its value (text, cast to _type) as a constant and any other key with _anders
+-- (SQL; default null): reference data that a call reads without touching a table (see
+-- app_hidden.operaties_vast, 030_caller.sql), made while db/ is applied. Not for the doors
+-- (db/999_grants.sql).
+create function app_hidden.constanten_maken(_functie text, _parameter text, _type text, _waarden jsonb,
+                                            _anders text default 'null') returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  execute format('create function %s(%I text) returns %s language sql immutable as $b$ select case %I %s else %s end $b$',
+    _functie, _parameter, _type, _parameter,
+    coalesce((select string_agg(format('when %L then %L::%s', w.key, w.value, _type), ' ' order by w.key)
+              from jsonb_each_text(_waarden) w), 'when null then null'),
+    _anders);
 end
 $$;

@@ -38,7 +38,9 @@ grant select, insert, update on app_hidden.bellers to koers_definer;
 -- koers.aanroep counts. A SQL function in FROM without SET is inlined into the query that reads
 -- it, so the helpers below share this definition at no cost per call; it reads a table only
 -- koers_definer may read, so only they can use it. (A door without a call, such as read-only
--- logins resolved from session_user, adds its branch here.)
+-- logins resolved from session_user, adds its branch here.) A warehouse session (db/930_warehouse.sql)
+-- has no call: the readers below ask app_hidden.beller_warehouse() when this finds no caller, and
+-- only that on a hot standby, where this table is unlogged and so may not even be planned.
 create function app_hidden.beller_bron()
 returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
 language sql stable as $$
@@ -55,9 +57,15 @@ create function app_hidden.beller() returns app_hidden.aanroep_start
 language plpgsql stable security definer set search_path = '' as $$
 declare s app_hidden.aanroep_start;
 begin
+  if not pg_is_in_recovery() then
+    select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie into
+           s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie
+    from app_hidden.beller_bron() b;
+    if s.org_id is not null then return s; end if;
+  end if;
   select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie into
          s.aanroep_id, s.org_id, s.user_id, s.rol, s.sleutel_id, s.door, s.operatie
-  from app_hidden.beller_bron() b;
+  from app_hidden.beller_warehouse() b;
   return s;
 end
 $$;
@@ -67,15 +75,27 @@ $$;
 -- calls it; these are called by every policy of every query.
 create function app_hidden.huidige_org() returns uuid
 language plpgsql stable security definer set search_path = '' as $$
+declare o uuid;
 begin
-  return (select b.org from app_hidden.beller_bron() b);
+  if not pg_is_in_recovery() then
+    o := (select b.org from app_hidden.beller_bron() b);
+    if o is not null then return o; end if;
+  end if;
+  return (select b.org from app_hidden.beller_warehouse() b);
 end
 $$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
 language plpgsql stable security definer set search_path = '' as $$
+declare
+  o uuid;
+  u uuid;
 begin
-  return (select b.user_id from app_hidden.beller_bron() b);
+  if not pg_is_in_recovery() then
+    select x.org, x.user_id into o, u from app_hidden.beller_bron() x;
+    if o is not null then return u; end if;
+  end if;
+  return (select x.user_id from app_hidden.beller_warehouse() x);
 end
 $$;
 
@@ -137,6 +157,22 @@ create table app_hidden.org_toestand (
 ) with (fillfactor = 70);
 revoke all on app_hidden.org_toestand from public;
 grant select, insert, update, delete on app_hidden.org_toestand to koers_definer;
+
+-- The caller of a warehouse session: the member the login acts for, while the login is not
+-- revoked, the member is active and the organisation's warehouse door is on; otherwise no row,
+-- and the session sees nothing. Read by the caller's readers above (beller, huidige_org,
+-- huidige_gebruiker), which run it as koers_definer; the logins themselves are made in
+-- db/930_warehouse.sql. Reads only logged tables, so it answers on a hot standby too.
+create function app_hidden.beller_warehouse()
+returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
+language sql stable as $$
+  select null::uuid, w.org_id, w.user_id, l.rol, w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
+  from app_private.warehouse_logins w
+  join app.lidmaatschappen l on l.org_id = w.org_id and l.user_id = w.user_id and l.actief
+  join app_hidden.org_toestand t on t.org = w.org_id
+  where w.rol_oid = to_regrole(quote_ident(session_user))::oid and w.ingetrokken_op is null
+    and coalesce((t.koppelingen -> 'warehouse' ->> 'aan')::boolean, false)
+$$;
 
 -- Works out an organisation's row anew. Serialised per organisation (a transaction lock, then a
 -- statement of its own, so it reads what a change that went before committed): two changes at
@@ -230,30 +266,31 @@ $$;
 -- The sections in which a role may read something by default, as constants (see
 -- operaties_vast). An organisation's own deviations (app.org_rechten) are not in it;
 -- aanroep_begin then asks zichtbare_secties.
-do $do$
-declare takken text;
-begin
-  select string_agg(format('when %L then %L::text[]', x.rol, x.secties), ' ' order by x.rol) into takken
-  from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
-        from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
-        where o.sectie is not null and not o.schrijft and r.value <> 'geen'
-        group by r.key) x;
-  execute format($f$
-    create function app_hidden.rol_secties(_rol text) returns text[] language sql immutable as
-    $b$ select case _rol %s else '{}'::text[] end $b$
-  $f$, coalesce(takken, ''));
-end
-$do$;
+select app_hidden.constanten_maken('app_hidden.rol_secties', '_rol', 'text[]',
+  (select jsonb_object_agg(x.rol, x.secties::text)
+   from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
+         from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
+         where o.sectie is not null and not o.schrijft and r.value <> 'geen'
+         group by r.key) x),
+  $$'{}'::text[]$$);
 
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.
 create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
-declare b record;
+declare
+  o uuid;
+  r text;
+  s text[];
 begin
-  select x.org, x.rol, x.secties into b from app_hidden.beller_bron() x;
-  if b.org is null then return false; end if;
-  return _sectie = any (coalesce(b.secties, app_hidden.zichtbare_secties(b.org, b.rol, _sectie)));
+  if not pg_is_in_recovery() then
+    select x.org, x.rol, x.secties into o, r, s from app_hidden.beller_bron() x;
+  end if;
+  if o is null then
+    select x.org, x.rol, x.secties into o, r, s from app_hidden.beller_warehouse() x;
+  end if;
+  if o is null then return false; end if;
+  return _sectie = any (coalesce(s, app_hidden.zichtbare_secties(o, r, _sectie)));
 end
 $$;
 

@@ -159,25 +159,14 @@ $$;
 -- The registry's parameter rules of each operation (app.operatie_parameters, written by
 -- migrating before db/ is applied) as constants, in their order: a call reads them without
 -- touching a table (every table a call touches costs it a lock; see operaties_vast).
-do $do$
-declare takken text;
-begin
-  select string_agg(format('when %L then %L::app.operatie_parameters[]', x.operatie, x.regels), ' ' order by x.operatie)
-    into takken
-  from (select q.operatie, array_agg(q order by q.volgorde)::text as regels from app.operatie_parameters q group by q.operatie) x;
-  execute format($f$
-    create function app_hidden.parameter_regels(_operatie text) returns app.operatie_parameters[]
-    language sql immutable as
-    $b$ select case _operatie %s else '{}'::app.operatie_parameters[] end $b$
-  $f$, coalesce(takken, ''));
-  select string_agg(format('when %L then %L::text[]', x.operatie, x.namen), ' ' order by x.operatie) into takken
-  from (select q.operatie, array_agg(q.naam order by q.volgorde) as namen from app.operatie_parameters q group by q.operatie) x;
-  execute format($f$
-    create function app_hidden.parameter_namen(_operatie text) returns text[] language sql immutable as
-    $b$ select case _operatie %s else '{}'::text[] end $b$
-  $f$, coalesce(takken, ''));
-end
-$do$;
+select app_hidden.constanten_maken('app_hidden.parameter_regels', '_operatie', 'app.operatie_parameters[]',
+  (select jsonb_object_agg(x.operatie, x.regels::text)
+   from (select q.operatie, array_agg(q order by q.volgorde) as regels from app.operatie_parameters q group by q.operatie) x),
+  $$'{}'::app.operatie_parameters[]$$);
+select app_hidden.constanten_maken('app_hidden.parameter_namen', '_operatie', 'text[]',
+  (select jsonb_object_agg(x.operatie, x.namen::text)
+   from (select q.operatie, array_agg(q.naam order by q.volgorde) as namen from app.operatie_parameters q group by q.operatie) x),
+  $$'{}'::text[]$$);
 
 -- The shape of a call's input, checked against the registry's rule for each parameter
 -- (app_hidden.parameter_regels: written once, in src/registry.ts) and normalised by
@@ -227,12 +216,7 @@ language plpgsql immutable set search_path = '' as $$
 declare v text := p ->> naam;
 begin
   if v is null then return null; end if;
-  begin
-    if v ~ '^\d{4}-\d{2}-\d{2}$' and substr(v, 1, 4)::int >= 1 then
-      return make_date(substr(v, 1, 4)::int, substr(v, 6, 2)::int, substr(v, 9, 2)::int);
-    end if;
-  exception when others then null;
-  end;
+  if app_hidden.periode_begin('dag', v) is not null then return app_hidden.periode_begin('dag', v); end if;
   perform app_hidden.ongeldig(naam, format('%s is geen bestaande datum: %s.', naam, v));
 end
 $$;
@@ -259,10 +243,10 @@ language plpgsql stable set search_path = '' as $$
 declare v text := p ->> naam;
 begin
   if v is null then return date_trunc('quarter', app_hidden.vandaag(org))::date; end if;
-  if v !~ '^Q[1-4]-\d{4}$' or substr(v, 4, 4)::int < 1 then
+  if app_hidden.periode_begin('kwartaal', v) is null then
     perform app_hidden.ongeldig(naam, format('%s moet een kwartaal zijn als Q2-2026.', naam));
   end if;
-  return make_date(substr(v, 4, 4)::int, (substr(v, 2, 1)::int - 1) * 3 + 1, 1);
+  return app_hidden.periode_begin('kwartaal', v);
 end
 $$;
 
@@ -301,12 +285,8 @@ begin
     van := case _cadans when 'week' then date_trunc('week', vandaag)::date
                         when 'month' then date_trunc('month', vandaag)::date
                         else (date_trunc('quarter', vandaag) - interval '3 months')::date end;
-  elsif _cadans = 'week' then
-    van := app_hidden.week_maandag(_periode);
-  elsif _cadans = 'month' and _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' and substr(_periode, 1, 4)::int >= 1 then
-    van := make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
-  elsif _cadans = 'quarter' and _periode ~ '^\d{4}-Q[1-4]$' and substr(_periode, 1, 4)::int >= 1 then
-    van := make_date(substr(_periode, 1, 4)::int, (substr(_periode, 7, 1)::int - 1) * 3 + 1, 1);
+  else
+    van := app_hidden.periode_begin(case _cadans when 'month' then 'maand' when 'quarter' then 'kwartaal_iso' else _cadans end, _periode);
   end if;
   if van is null then
     perform app_hidden.ongeldig('periode', format('periode past niet bij de cadans %s: gebruik %s.', _cadans,

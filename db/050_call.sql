@@ -16,21 +16,10 @@
 -- The HTTP status of each fout code (app.foutcodes) and the fout code of each built-in SQLSTATE
 -- (app.sqlstate_fouten) as constants, made when db/ is applied (see operaties_vast): a refusal
 -- or an error reads no table.
-do $do$
-declare statussen text; codes text;
-begin
-  select string_agg(format('when %L then %s', f.code, f.status), ' ' order by f.code) into statussen from app.foutcodes f;
-  select string_agg(format('when %L then %L', f.sqlstate, f.code), ' ' order by f.sqlstate) into codes from app.sqlstate_fouten f;
-  execute format($f$
-    create function app_hidden.fout_status(_code text) returns integer language sql immutable as
-    $b$ select case _code %s end $b$
-  $f$, coalesce(statussen, 'when null then null'));
-  execute format($f$
-    create function app_hidden.sqlstate_fout(_sqlstate text) returns text language sql immutable as
-    $b$ select case _sqlstate %s end $b$
-  $f$, coalesce(codes, 'when null then null'));
-end
-$do$;
+select app_hidden.constanten_maken('app_hidden.fout_status', '_code', 'integer',
+  (select jsonb_object_agg(f.code, f.status) from app.foutcodes f));
+select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'text',
+  (select jsonb_object_agg(f.sqlstate, f.code) from app.sqlstate_fouten f));
 
 -- Resolves the caller with the door's resolver and decides whether the call may run: the rate
 -- limit first, then in the interface's order address, key, organisation, door on, section
@@ -149,10 +138,12 @@ begin
     parameter := 'org_id';
   elsif not coalesce(c.aan, false) then
     weigering := 'koppeling_uit';
-    bericht := 'De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan onder Integraties.';
+    bericht := format('De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan op %s.',
+                      app_hidden.app_adres('/app/integraties'));
   elsif not c.vrijgegeven then
     weigering := 'onderdeel_uit';
-    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij onder Integraties.', c.sectie);
+    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij op %s.', c.sectie,
+                      app_hidden.app_adres('/app/integraties'));
   elsif c.module_uit or c.recht = 'geen' then
     weigering := 'rol_mag_niet';
     bericht := format('Met de rol %s mag je %s niet gebruiken.', c.rol, c.naam);
@@ -360,7 +351,7 @@ declare
   status integer := 200;
   fout jsonb;
   detail text;
-  st text; bericht text; fdetail text; hint text;
+  st text; bericht text; fdetail text; hint text; beperking text;
   gelogd boolean;
   pogingen integer := 0;
 begin
@@ -419,7 +410,7 @@ begin
           perform pg_sleep((0.01 + random() * 0.04) * pogingen);
         when others then
           get stacked diagnostics st = returned_sqlstate, bericht = message_text,
-                                  fdetail = pg_exception_detail, hint = pg_exception_hint;
+                                  fdetail = pg_exception_detail, hint = pg_exception_hint, beperking = constraint_name;
           if st = 'KOERS' then
             fout := jsonb_strip_nulls(jsonb_build_object('code', fdetail, 'bericht', bericht,
                                                          'parameter', nullif(hint, '')));
@@ -431,6 +422,8 @@ begin
               when 'rol_mag_niet' then 'Met jouw rol mag dit niet.'
               when 'alleen_lezen' then 'Deze koppeling staat op alleen lezen; schrijven kan niet.'
               else 'De invoer past niet: een verwijzing of waarde bestaat niet of is ongeldig.' end);
+            -- A broken rule of the data model answers with its parameter and message.
+            fout := fout || coalesce(jsonb_strip_nulls(to_jsonb(app_hidden.regel(case when st = '23514' then beperking end))), '{}');
             detail := st || ': ' || bericht;
           end if;
           status := coalesce(app_hidden.fout_status(fout ->> 'code'), 500);

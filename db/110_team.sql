@@ -1,25 +1,54 @@
+-- A person as every answer names one, {user_id, naam}, from a definition's <key>_user_id and
+-- <key>_naam (app_hidden.def_personen): null for nobody, or for someone who is no member of the
+-- organisation. Inlined where it is used: stable, as jsonb_build_object is (a function declared
+-- immutable around a stable body is not inlined, but called once per row).
+create function app_hidden.persoon_weergave(_user_id uuid, _naam text) returns jsonb
+language sql stable parallel safe as $$
+  select case when _naam is not null then jsonb_build_object('user_id', _user_id, 'naam', _naam) end
+$$;
+
+-- Definitions (docs/definitions.md): members with their team, teams with their leader, business
+-- processes with their owner, role seats with who holds them. Views over the tenant tables as the
+-- caller reads them (RLS), naming people through app_hidden.def_personen.
+create view app_hidden.def_leden with (security_invoker = true) as
+  select l.org_id, l.user_id, p.naam, l.rol, l.functietitel, l.actief, l.team_id, t.naam as team_naam,
+         l.aangemaakt_op, l.bijgewerkt_op
+  from app.lidmaatschappen l
+  join app_hidden.def_personen p on p.org_id = l.org_id and p.user_id = l.user_id
+  left join app.teams t on t.org_id = l.org_id and t.id = l.team_id;
+
+create view app_hidden.def_teams with (security_invoker = true) as
+  select t.org_id, t.id, t.naam, t.leider_user_id, p.naam as leider_naam
+  from app.teams t
+  left join app_hidden.def_personen p on p.org_id = t.org_id and p.user_id = t.leider_user_id;
+
+create view app_hidden.def_processen with (security_invoker = true) as
+  select pr.org_id, pr.id, pr.naam, pr.volgorde, pr.eindverantwoordelijke_user_id,
+         p.naam as eindverantwoordelijke_naam
+  from app.processen pr
+  left join app_hidden.def_personen p on p.org_id = pr.org_id and p.user_id = pr.eindverantwoordelijke_user_id;
+
+create view app_hidden.def_rollen with (security_invoker = true) as
+  select r.org_id, r.id, r.proces_id, pr.naam as proces_naam, r.naam, r.user_id as wie_user_id, p.naam as wie_naam
+  from app.rollen r
+  join app.processen pr on pr.org_id = r.org_id and pr.id = r.proces_id
+  left join app_hidden.def_personen p on p.org_id = r.org_id and p.user_id = r.user_id;
+
+grant select on app_hidden.def_leden, app_hidden.def_teams, app_hidden.def_processen, app_hidden.def_rollen
+  to koers_door;
+
 -- team: members, teams with their leader, business processes with their role seats (occupied
 -- or open), open roles and members without a role. `team`/`teams` only when the organisation
--- has teams.
+-- has teams. One statement over the definitions.
 create function api.team(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 begin
   return (
-  with org as (
-    select app_hidden.huidige_org() as id,
-           exists (select 1 from app.teams t where t.org_id = app_hidden.huidige_org()) as heeft_teams
-  ),
-  leden as (
-    select l.user_id, a.naam, l.rol, l.functietitel, t.id as team_id, t.naam as team_naam
-    from org join app.lidmaatschappen l on l.org_id = org.id and l.actief
-    join app.accounts a on a.id = l.user_id
-    left join app.teams t on t.org_id = l.org_id and t.id = l.team_id
-  ),
-  rollen as (
-    select r.proces_id, r.id, r.naam, r.user_id, pr.naam as proces_naam
-    from org join app.rollen r on r.org_id = org.id
-    join app.processen pr on pr.org_id = r.org_id and pr.id = r.proces_id
-  )
+  -- Materialized: heeft_teams is read twice, and is worked out once.
+  with org as materialized (select exists (select 1 from app.teams) as heeft_teams),
+  leden as (select * from app_hidden.def_leden l where l.actief),
+  rollen as (select * from app_hidden.def_rollen),
+  processen as (select * from app_hidden.def_processen)
   select jsonb_build_object(
     'leden', coalesce((
       select jsonb_agg(jsonb_build_object('user_id', l.user_id, 'naam', l.naam, 'rol', l.rol,
@@ -33,28 +62,29 @@ begin
     'processen', coalesce((
       select jsonb_agg(jsonb_build_object(
         'id', pr.id, 'naam', pr.naam,
-        'eindverantwoordelijke', app_hidden.persoon(pr.org_id, pr.eindverantwoordelijke_user_id),
-        'rollen', coalesce((select jsonb_agg(jsonb_build_object(
-                              'id', r.id, 'naam', r.naam, 'wie', app_hidden.persoon(org.id, r.user_id))
-                            order by r.naam, r.id)
-                            from rollen r where r.proces_id = pr.id), '[]'))
+        'eindverantwoordelijke', app_hidden.persoon_weergave(pr.eindverantwoordelijke_user_id, pr.eindverantwoordelijke_naam),
+        'rollen', coalesce(r.rollen, '[]'))
         order by pr.volgorde, pr.naam, pr.id)
-      from app.processen pr where pr.org_id = org.id), '[]'),
+      from processen pr
+      left join (select r.proces_id,
+                        jsonb_agg(jsonb_build_object('id', r.id, 'naam', r.naam,
+                                                     'wie', app_hidden.persoon_weergave(r.wie_user_id, r.wie_naam))
+                                  order by r.naam, r.id) as rollen
+                 from rollen r group by r.proces_id) r on r.proces_id = pr.id), '[]'),
     'open_rollen', coalesce((
       select jsonb_agg(jsonb_build_object('id', r.id, 'naam', r.naam, 'proces', r.proces_naam)
                        order by r.proces_naam, r.naam, r.id)
-      from rollen r where r.user_id is null), '[]'),
+      from rollen r where r.wie_user_id is null), '[]'),
     'zonder_rol', coalesce((
       select jsonb_agg(jsonb_build_object('user_id', l.user_id, 'naam', l.naam) order by l.naam, l.user_id)
       from leden l
-      where not exists (select 1 from rollen r where r.user_id = l.user_id)
-        and not exists (select 1 from app.processen pr
-                        where pr.org_id = org.id and pr.eindverantwoordelijke_user_id = l.user_id)), '[]'))
+      where not exists (select 1 from rollen r where r.wie_user_id = l.user_id)
+        and not exists (select 1 from processen pr where pr.eindverantwoordelijke_user_id = l.user_id)), '[]'))
     || case when org.heeft_teams then jsonb_build_object('teams', (
          select jsonb_agg(jsonb_build_object('id', t.id, 'naam', t.naam,
-                                             'leider', app_hidden.persoon(t.org_id, t.leider_user_id))
+                                             'leider', app_hidden.persoon_weergave(t.leider_user_id, t.leider_naam))
                           order by t.naam, t.id)
-         from app.teams t where t.org_id = org.id))
+         from app_hidden.def_teams t))
        else '{}' end
   from org);
 end

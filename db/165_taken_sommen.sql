@@ -1,7 +1,7 @@
 -- What a task's other rows add to it, kept in the transaction of each change so the task
 -- definition (app_hidden.def_taken) looks nothing up per task: its booked hours (every
 -- member's) and its number of subtasks, in app_private.taak_sommen (a row only for a task that
--- has either). Its tag names are kept on the task itself (tag_namen, db/260_zoeken.sql).
+-- has either). Its tag names are kept on the task itself (tag_namen, db/255_zoektekst.sql).
 
 -- Counts the hours and subtasks of the given tasks again. The tasks' rows are locked first (in
 -- key order, so two such statements never wait on each other crosswise), and only then counted,
@@ -24,12 +24,11 @@ begin
 end
 $$;
 
--- Every task of an organisation counted again, tag names included: for data written with the
--- triggers off (the benchmark's data set).
+-- Every task of an organisation counted again: for data written with the triggers off (the
+-- benchmark's data set; its tag names: app_hidden.tag_tekst_bijwerken).
 create function app_hidden.taak_sommen_opnieuw(_org uuid) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin
-  perform app_hidden.tag_tekst_bijwerken(_org, array(select t.id from app.taken t where t.org_id = _org));
   insert into app_private.taak_sommen as s (org_id, taak_id, besteed_uren, subtaken)
   select x.org_id, x.taak_id, coalesce(sum(x.uren), 0), count(x.subtaak)
   from (select u.org_id, u.taak_id, u.uren, null::integer as subtaak from app.uren u where u.org_id = _org and u.taak_id is not null

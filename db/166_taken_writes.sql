@@ -44,7 +44,7 @@ begin
   select * into ouder from app.taken x
   where x.org_id = org and x.id = app_hidden.param_verwijzing(p, 'onder_taak_nummer', 'taaknummer');
   if prioriteit_id is not null and project.id is not null then
-    perform app_hidden.ongeldig('project_id', 'Een taak hoort bij een prioriteit of bij een project, niet bij allebei.');
+    perform app_hidden.regel_weigeren('taken_prioriteit_of_project');
   end if;
   if ouder.id is not null then
     if prioriteit_id is not null or project.id is not null then
@@ -60,7 +60,7 @@ begin
     eigenaar := coalesce(eigenaar, ouder.eigenaar_user_id);
   end if;
   if grootte is not null and inschatting is not null then
-    perform app_hidden.ongeldig('inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.');
+    perform app_hidden.regel_weigeren('taken_grootte_of_inschatting');
   end if;
   if project.afgerond_op is not null then
     perform app_hidden.ongeldig('project_id', format('Project %s is afgerond.', project.titel));
@@ -133,7 +133,7 @@ begin
   if p ? 'week' then t.week := app_hidden.param_week(p, 'week', org); end if;
   if p ? 'brand_label' then t.brand_label_id := app_hidden.param_verwijzing(p, 'brand_label', 'brand_label'); end if;
   if p ? 'grootte' and p ? 'inschatting_uren' and jsonb_typeof(p -> 'inschatting_uren') <> 'null' then
-    perform app_hidden.ongeldig('inschatting_uren', 'Geef grootte of inschatting_uren, niet allebei.');
+    perform app_hidden.regel_weigeren('taken_grootte_of_inschatting');
   end if;
   if p ? 'grootte' then
     t.grootte := (p ->> 'grootte');

@@ -3,24 +3,30 @@
 -- the team's only once the round is open: everyone has submitted, the caller too.
 
 -- The first and last day of a period as the app writes it: a year <yyyy>, a month <yyyy>-<mm>,
--- a quarter Q<n>-<yyyy> or <yyyy>-Q<n>. Null for anything else (no year 0, no month 13).
-create function app_hidden.periode_grenzen(_periode text, out van date, out tot date)
-language plpgsql immutable set search_path = '' as $$
-begin
-  if _periode ~ '^\d{4}$' then
-    van := make_date(_periode::int, 1, 1);
-    tot := make_date(_periode::int, 12, 31);
-  elsif _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' then
-    van := make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
-    tot := (van + interval '1 month' - interval '1 day')::date;
-  elsif _periode ~ '^(Q[1-4]-\d{4}|\d{4}-Q[1-4])$' then
-    van := make_date(substring(_periode from '\d{4}')::int, (substring(_periode from 'Q([1-4])')::int - 1) * 3 + 1, 1);
-    tot := app_hidden.kwartaal_eind(van);
-  end if;
-exception when datetime_field_overflow or invalid_datetime_format then
-  van := null;
-  tot := null;
-end
+-- a quarter Q<n>-<yyyy> or <yyyy>-Q<n>. Null for anything else (no year 0, no month 13). SQL
+-- expressions, inlined where a query orders or filters by them (no function call per row).
+create function app_hidden.periode_van(_periode text) returns date
+language sql immutable parallel safe as $$
+  select case
+    when _periode ~ '^0000' or _periode ~ '-0000$' then null
+    when _periode ~ '^\d{4}$' then make_date(_periode::int, 1, 1)
+    when _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' then make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1)
+    when _periode ~ '^(Q[1-4]-\d{4}|\d{4}-Q[1-4])$'
+      then make_date(substring(_periode from '\d{4}')::int, (substring(_periode from 'Q([1-4])')::int - 1) * 3 + 1, 1)
+  end
+$$;
+
+create function app_hidden.periode_eind(_periode text) returns date
+language sql immutable parallel safe as $$
+  select case
+    when _periode ~ '^0000' or _periode ~ '-0000$' then null
+    when _periode ~ '^\d{4}$' then make_date(_periode::int, 12, 31)
+    when _periode ~ '^\d{4}-(0[1-9]|1[0-2])$'
+      then (make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1) + interval '1 month' - interval '1 day')::date
+    when _periode ~ '^(Q[1-4]-\d{4}|\d{4}-Q[1-4])$'
+      then (make_date(substring(_periode from '\d{4}')::int, substring(_periode from 'Q([1-4])')::int * 3, 1)
+            + interval '1 month' - interval '1 day')::date
+  end
 $$;
 
 -- A reflection's period as app.reflecties stores it (<yyyy>-<mm>, <yyyy>-Q<n>, <yyyy>) from how
@@ -28,13 +34,12 @@ $$;
 -- period of that kind. For every writer of reflections (the doors, the CLI, the import).
 create function app_hidden.reflectie_periode(_soort text, _periode text) returns text
 language plpgsql immutable set search_path = '' as $$
-declare grenzen record;
+declare van date := app_hidden.periode_van(_periode);
 begin
-  select * into grenzen from app_hidden.periode_grenzen(_periode);
-  if grenzen.van is null or extract(year from grenzen.van) < 1 then return null; end if;
+  if van is null then return null; end if;
   return case
     when _soort = 'maand' and _periode ~ '^\d{4}-\d{2}$' then _periode
-    when _soort = 'kwartaal' and _periode ~ 'Q' then to_char(grenzen.van, 'YYYY-"Q"Q')
+    when _soort = 'kwartaal' and _periode ~ 'Q' then to_char(van, 'YYYY-"Q"Q')
     when _soort = 'jaar' and _periode ~ '^\d{4}$' then _periode
   end;
 end
@@ -62,20 +67,25 @@ $$;
 
 -- team_zichtbaar: the round of one period is open for the caller when every active member whose
 -- role has reflections has submitted, the caller too. Counts everyone, also rows the caller may
--- not see yet: the one definition, used by the answer and by the policy.
-create function app_hidden.team_zichtbaar(_org uuid, _soort text, _periode text) returns boolean
+-- not see yet: the one definition, used by the answer (def_reflecties) and by the policy, which
+-- call it once per statement ("(select ...)") for the rounds (soort, periode) that are open.
+create function app_hidden.open_rondes() returns table (soort text, periode text)
 language plpgsql stable security definer set search_path = '' as $$
-declare ik uuid := app_hidden.huidige_gebruiker();
+declare
+  org uuid := app_hidden.huidige_org();
+  ik uuid := app_hidden.huidige_gebruiker();
+  -- The roles that have reflections (a right on reflecties): one look-up per role, not per member.
+  rollen text[] := array(select r from unnest(app_hidden.keuzes('rol')) r
+                         where app_hidden.recht(org, r, 'reflecties') <> 'geen');
 begin
-  if not app_hidden.eigen_org(_org) then return false; end if;
-  return exists (select 1 from app.reflecties r
-                 where r.org_id = _org and r.soort = _soort and r.periode = _periode
-                   and r.user_id = ik and r.ingediend_op is not null)
-     and not exists (select 1 from app.lidmaatschappen l
-                     where l.org_id = _org and l.actief and app_hidden.recht(_org, l.rol, 'reflecties') <> 'geen'
-                       and not exists (select 1 from app.reflecties r
-                                       where r.org_id = _org and r.soort = _soort and r.periode = _periode
-                                         and r.user_id = l.user_id and r.ingediend_op is not null));
+  return query
+    select r.soort, r.periode from app.reflecties r
+    where r.org_id = org and r.user_id = ik and r.ingediend_op is not null
+      and not exists (select 1 from app.lidmaatschappen l
+                      where l.org_id = org and l.actief and l.rol = any (rollen)
+                        and not exists (select 1 from app.reflecties x
+                                        where x.org_id = org and x.soort = r.soort and x.periode = r.periode
+                                          and x.user_id = l.user_id and x.ingediend_op is not null));
 end
 $$;
 
@@ -92,39 +102,43 @@ begin
           where r.org_id = _org and r.soort = _soort
             and (r.ingediend_op is not null or r.energie is not null
                  or coalesce(r.goed, r.beter, r.geleerd, r.focus) is not null)
-          order by (app_hidden.periode_grenzen(r.periode)).van desc nulls last
+          order by app_hidden.periode_van(r.periode) desc nulls last
           limit 1);
 end
 $$;
 
-create function app_hidden.reflectie_weergave(_org uuid, _user uuid, _goed text, _beter text, _geleerd text,
-                                              _focus text, _energie integer, _ingediend_op timestamptz) returns jsonb
-language sql stable as $$
-  select jsonb_build_object('persoon', app_hidden.persoon(_org, _user),
-    'goed', _goed, 'beter', _beter, 'geleerd', _geleerd, 'focus', _focus, 'energie', _energie,
-    'ingediend', _ingediend_op is not null, 'ingediend_op', _ingediend_op)
-$$;
+-- Definition (docs/definitions.md): the reflections the caller may see (the policy below), with
+-- the writer and whether the round of their period is open for the caller (team_zichtbaar).
+create view app_hidden.def_reflecties with (security_invoker = true) as
+  select r.org_id, r.id, r.user_id as persoon_user_id, p.naam as persoon_naam, r.soort, r.periode,
+         app_hidden.reflectie_periode_label(r.periode) as periode_label,
+         r.goed, r.beter, r.geleerd, r.focus, r.energie, r.ingediend_op is not null as ingediend, r.ingediend_op,
+         (r.soort, r.periode) in (select o.soort, o.periode from app_hidden.open_rondes() o) as team_zichtbaar
+  from app.reflecties r
+  left join app_hidden.def_personen p on p.org_id = r.org_id and p.user_id = r.user_id;
+grant select on app_hidden.def_reflecties to koers_door;
 
 -- The policy below decides which rows the caller gets: their own, and the team's submitted
 -- ones once the round is open.
 create function api.reflecties(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
-  org uuid := app_hidden.huidige_org();
   gekozen_soort text := p ->> 'soort';
   gekozen_periode text := coalesce(app_hidden.param_reflectie_periode(p, 'periode', gekozen_soort),
-                                   app_hidden.reflectie_laatste_periode(org, gekozen_soort));
+                                   app_hidden.reflectie_laatste_periode(app_hidden.huidige_org(), gekozen_soort));
 begin
   return jsonb_build_object(
     'soort', gekozen_soort,
     'periode', app_hidden.reflectie_periode_label(gekozen_periode),
-    'team_zichtbaar', coalesce(app_hidden.team_zichtbaar(org, gekozen_soort, gekozen_periode), false),
+    'team_zichtbaar', exists (select 1 from app_hidden.open_rondes() o
+                              where o.soort = gekozen_soort and o.periode = gekozen_periode),
     'reflecties', coalesce((
-      select jsonb_agg(app_hidden.reflectie_weergave(r.org_id, r.user_id, r.goed, r.beter, r.geleerd, r.focus,
-                                                     r.energie, r.ingediend_op)
-                       order by a.naam, r.user_id)
-      from app.reflecties r join app.accounts a on a.id = r.user_id
-      where r.org_id = org and r.soort = gekozen_soort and r.periode = gekozen_periode), '[]'));
+      select jsonb_agg(jsonb_build_object('persoon', app_hidden.persoon_weergave(r.persoon_user_id, r.persoon_naam),
+                         'goed', r.goed, 'beter', r.beter, 'geleerd', r.geleerd, 'focus', r.focus, 'energie', r.energie,
+                         'ingediend', r.ingediend, 'ingediend_op', r.ingediend_op)
+                       order by r.persoon_naam, r.persoon_user_id)
+      from app_hidden.def_reflecties r
+      where r.soort = gekozen_soort and r.periode = gekozen_periode), '[]'));
 end
 $$;
 
@@ -137,4 +151,5 @@ create policy "members see their own reflections, and the team's once everyone s
   using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('reviews'))
          and (select app_hidden.mijn_recht('reflecties')) <> 'geen'
          and (user_id = (select app_hidden.huidige_gebruiker())
-              or (ingediend_op is not null and app_hidden.team_zichtbaar(org_id, soort, periode))));
+              or (ingediend_op is not null
+                  and (soort, periode) in (select o.soort, o.periode from app_hidden.open_rondes() o))));

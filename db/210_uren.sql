@@ -1,30 +1,25 @@
 -- Hours per person over a period, split by what they went to: a priority, a project, or loose
 -- (a task under neither, or no task at all). Who may not see all hours gets only their own.
 
--- The hours of a period per person and per priority or project (both null: loose). An hour on
--- a task counts for the task's priority or project. Counts the hours of tasks and private
--- projects the caller may not see row by row; which of them the caller gets follows the right
--- on uren ('alles': everyone's, else only their own), as the policy on app.uren does. The one
--- definition of the hours figures.
-create function app_hidden.uren_verdeling(_org uuid, _van date, _tot date, _user uuid)
-returns table (wie uuid, prioriteit uuid, project uuid, aantal numeric)
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  ik uuid := app_hidden.huidige_gebruiker();
-  recht text := app_hidden.mijn_recht('uren');
-begin
-  if not app_hidden.eigen_org(_org) or not app_hidden.sectie_zichtbaar('prioriteiten') or recht = 'geen' then
-    return;
-  end if;
-  return query
-    select u.user_id, coalesce(t.prioriteit_id, u.prioriteit_id), coalesce(t.project_id, u.project_id), sum(u.uren)
-    from app.uren u left join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
-    where u.org_id = _org and u.datum between _van and _tot
-      and (_user is null or u.user_id = _user)
-      and (recht = 'alles' or u.user_id = ik)
-    group by 1, 2, 3;
-end
-$$;
+-- Definition (docs/definitions.md): the hours the caller gets, each with the priority or project
+-- it counts for (an hour on a task counts for the task's priority or project; both null: loose).
+-- Holds the hours of tasks and private projects the caller may not see row by row; which hours
+-- follows the right on uren ('alles': everyone's, else only their own), as the policy on app.uren
+-- does. Owned by koers_definer, so it reads app.uren and app.taken whole and fences itself on the
+-- caller (each helper once per statement). It names no task: one the caller may not see stays
+-- unnamed, as in the answer. The one definition of the hours figures.
+create view app_hidden.def_uren as
+  select u.org_id, u.id, u.user_id as persoon_user_id, p.naam as persoon_naam, u.datum, u.uren,
+         coalesce(t.prioriteit_id, u.prioriteit_id) as prioriteit_id, coalesce(t.project_id, u.project_id) as project_id
+  from app.uren u
+  left join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
+  left join app_hidden.def_personen p on p.org_id = u.org_id and p.user_id = u.user_id
+  where u.org_id = (select app_hidden.huidige_org())
+    and (select app_hidden.sectie_zichtbaar('prioriteiten'))
+    and (select app_hidden.mijn_recht('uren')) <> 'geen'
+    and ((select app_hidden.mijn_recht('uren')) = 'alles' or u.user_id = (select app_hidden.huidige_gebruiker()));
+alter view app_hidden.def_uren owner to koers_definer;
+grant select on app_hidden.def_uren to koers_door;
 
 create function api.uren(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
@@ -47,36 +42,56 @@ begin
     wie := ik;
   end if;
   return (
-    with v as (select * from app_hidden.uren_verdeling(org, van, tot, wie)),
+    with v as (
+      select u.persoon_user_id as wie, u.prioriteit_id as prioriteit, u.project_id as project, sum(u.uren) as aantal
+      from app_hidden.def_uren u
+      where u.datum between van and tot and (wie is null or u.persoon_user_id = wie)
+      group by 1, 2, 3
+    ),
     personen as (
-      select l.user_id from app.lidmaatschappen l
-      where l.org_id = org and ((wie is null and l.actief) or l.user_id = wie)
+      select l.user_id from app_hidden.def_leden l
+      where (wie is null and l.actief) or l.user_id = wie
       union
       select v.wie from v
+    ),
+    -- Per person in one pass each (not a look-up in v per person): the hours, the loose ones,
+    -- per priority, and per project. Materialized: the planner, guessing one row of v, would
+    -- otherwise work each out again for every person.
+    som as materialized (
+      select v.wie, sum(v.aantal) as uren,
+             sum(v.aantal) filter (where v.prioriteit is null and v.project is null) as los
+      from v group by v.wie
+    ),
+    per_prioriteit as materialized (
+      select v.wie, jsonb_agg(jsonb_build_object('id', pr.id, 'titel', pr.titel, 'uren', v.aantal)
+                              order by v.aantal desc, pr.titel, pr.id) as lijst
+      from v join app.prioriteiten pr on pr.org_id = org and pr.id = v.prioriteit
+      group by v.wie
+    ),
+    -- A private project the caller does not work on counts, without its name.
+    per_project as materialized (
+      select v.wie, jsonb_agg(jsonb_build_object('id', pj.id, 'titel', pj.titel, 'uren', v.uren)
+                                || case when pj.id is null then '{"besloten": true}'::jsonb else '{}' end
+                              order by pj.id is null, v.uren desc, pj.titel, pj.id) as lijst
+      from (select v.wie, v.project, sum(v.aantal) as uren from v where v.project is not null group by 1, 2) v
+      left join app.projecten pj on pj.org_id = org and pj.id = v.project
+      group by v.wie
     )
     select jsonb_build_object('van', van, 'tot', tot, 'alleen_eigen', alleen_eigen)
       || case when alleen_eigen then jsonb_build_object('toelichting', 'Je ziet alleen je eigen uren.') else '{}' end
       || jsonb_build_object(
         'totaal', coalesce((select sum(v.aantal) from v), 0),
         'personen', coalesce(jsonb_agg(jsonb_build_object(
-          'persoon', app_hidden.persoon(org, x.user_id),
-          'uren', coalesce((select sum(v.aantal) from v where v.wie = x.user_id), 0),
-          'per_prioriteit', coalesce((
-            select jsonb_agg(jsonb_build_object('id', pr.id, 'titel', pr.titel, 'uren', v.aantal) order by v.aantal desc, pr.titel, pr.id)
-            from v join app.prioriteiten pr on pr.org_id = org and pr.id = v.prioriteit
-            where v.wie = x.user_id), '[]'),
-          -- A private project the caller does not work on counts, without its name.
-          'per_project', coalesce((
-            select jsonb_agg(jsonb_build_object('id', pj.id, 'titel', pj.titel, 'uren', v.uren)
-                               || case when pj.id is null then '{"besloten": true}'::jsonb else '{}' end
-                             order by pj.id is null, v.uren desc, pj.titel, pj.id)
-            from (select v.project, sum(v.aantal) as uren from v where v.wie = x.user_id and v.project is not null
-                  group by 1) v
-            left join app.projecten pj on pj.org_id = org and pj.id = v.project), '[]'),
-          'losse_taken', coalesce((select sum(v.aantal) from v
-                                   where v.wie = x.user_id and v.prioriteit is null and v.project is null), 0))
+          'persoon', app_hidden.persoon_weergave(a.user_id, a.naam),
+          'uren', coalesce(s.uren, 0),
+          'per_prioriteit', coalesce(pp.lijst, '[]'),
+          'per_project', coalesce(pj.lijst, '[]'),
+          'losse_taken', coalesce(s.los, 0))
           order by a.naam, x.user_id), '[]'))
-    from personen x join app.accounts a on a.id = x.user_id);
+    from personen x join app_hidden.def_personen a on a.user_id = x.user_id
+    left join som s on s.wie = x.user_id
+    left join per_prioriteit pp on pp.wie = x.user_id
+    left join per_project pj on pj.wie = x.user_id);
 end
 $$;
 
@@ -88,5 +103,5 @@ create policy "members see their own hours, those who may see all hours everyone
   using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.sectie_zichtbaar('prioriteiten'))
          and (select app_hidden.mijn_recht('uren')) <> 'geen'
          and (user_id = (select app_hidden.huidige_gebruiker()) or (select app_hidden.mijn_recht('uren')) = 'alles')
-         and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id))
+         and (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[]))
          and (taak_id is null or exists (select 1 from app.taken t where t.org_id = uren.org_id and t.id = uren.taak_id)));

@@ -9,25 +9,27 @@ language sql immutable parallel safe as $$
   select num_nonnulls(omzet, genormaliseerde_ebitda, multiple, aandelenwaarde) > 0
 $$;
 
+-- Definition (docs/definitions.md): the measured valuations the caller may see (the policy
+-- below), those with figures, with the end of their period.
+create view app_hidden.def_waarderingen with (security_invoker = true) as
+  select w.org_id, w.id, w.periode, app_hidden.periode_eind(w.periode) as periode_eind, w.omzet,
+         w.genormaliseerde_ebitda, w.multiple, w.aandelenwaarde, w.gemeten_op
+  from app.waarderingen w
+  where app_hidden.waardering_heeft_cijfers(w.omzet, w.genormaliseerde_ebitda, w.multiple, w.aandelenwaarde);
+grant select on app_hidden.def_waarderingen to koers_door;
+
 create function api.waardering(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
-declare
-  org uuid := app_hidden.huidige_org();
-  aantal integer := coalesce((p ->> 'aantal')::integer, 8);
 begin
   return jsonb_build_object('waarderingen', coalesce((
     select jsonb_agg(jsonb_build_object('periode', w.periode, 'omzet', w.omzet,
                                         'genormaliseerde_ebitda', w.genormaliseerde_ebitda, 'multiple', w.multiple,
                                         'aandelenwaarde', w.aandelenwaarde, 'gemeten_op', w.gemeten_op)
-                     order by w.rang)
+                     order by w.periode_eind desc nulls last, w.gemeten_op desc, w.id)
     -- Newest first: the latest end of period, then the latest measurement.
-    from (select x.periode, x.omzet, x.genormaliseerde_ebitda, x.multiple, x.aandelenwaarde, x.gemeten_op,
-                 row_number() over (order by (app_hidden.periode_grenzen(x.periode)).tot desc nulls last,
-                                             x.gemeten_op desc, x.id) as rang
-          from app.waarderingen x
-          where x.org_id = org
-            and app_hidden.waardering_heeft_cijfers(x.omzet, x.genormaliseerde_ebitda, x.multiple, x.aandelenwaarde)) w
-    where w.rang <= aantal), '[]'));
+    from (select * from app_hidden.def_waarderingen x
+          order by x.periode_eind desc nulls last, x.gemeten_op desc, x.id
+          limit coalesce((p ->> 'aantal')::integer, 8)) w), '[]'));
 end
 $$;
 

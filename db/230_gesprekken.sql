@@ -11,11 +11,19 @@ begin
 end
 $$;
 
+-- Definition (docs/definitions.md): the conversations the caller may see (the policy below).
+create view app_hidden.def_gesprekken with (security_invoker = true) as
+  select g.org_id, g.id, g.medewerker_user_id as wie_user_id, w.naam as wie_naam,
+         g.leider_user_id as met_user_id, m.naam as met_naam, g.soort, g.datum, g.afgerond, g.eindclassificatie
+  from app.gesprekken g
+  left join app_hidden.def_personen w on w.org_id = g.org_id and w.user_id = g.medewerker_user_id
+  left join app_hidden.def_personen m on m.org_id = g.org_id and m.user_id = g.leider_user_id;
+grant select on app_hidden.def_gesprekken to koers_door;
+
 -- The policy below decides which conversations the caller gets.
 create function api.gesprekken(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
-  org uuid := app_hidden.huidige_org();
   jaar integer := (p ->> 'jaar')::integer;
   alleen_open boolean := coalesce((p ->> 'alleen_open')::boolean, false);
 begin
@@ -23,14 +31,13 @@ begin
     'hele_team', app_hidden.ziet_alle_gesprekken(),
     'gesprekken', coalesce((
       select jsonb_agg(jsonb_build_object('id', g.id,
-                         'wie', app_hidden.persoon(org, g.medewerker_user_id),
-                         'met', app_hidden.persoon(org, g.leider_user_id),
+                         'wie', app_hidden.persoon_weergave(g.wie_user_id, g.wie_naam),
+                         'met', app_hidden.persoon_weergave(g.met_user_id, g.met_naam),
                          'soort', g.soort, 'datum', g.datum, 'afgerond', g.afgerond,
                          'eindclassificatie', g.eindclassificatie)
                        order by g.datum desc, g.id)
-      from app.gesprekken g
-      where g.org_id = org
-        and (jaar is null or g.datum >= make_date(jaar, 1, 1) and g.datum < make_date(jaar + 1, 1, 1))
+      from app_hidden.def_gesprekken g
+      where (jaar is null or g.datum >= make_date(jaar, 1, 1) and g.datum < make_date(jaar + 1, 1, 1))
         and (not alleen_open or not g.afgerond)), '[]'));
 end
 $$;

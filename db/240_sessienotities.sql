@@ -4,41 +4,55 @@
 -- texts; actiepunten a list of {tekst, eigenaar_user_id, deadline} (owner and deadline may be
 -- empty), stored as rows of app.sessie_actiepunten in the order given.
 
--- An action point as every answer shows it.
-create function app_hidden.actiepunt_weergave(_org uuid, _tekst text, _eigenaar uuid, _deadline date) returns jsonb
+-- An action point as every answer shows it (its owner from def_personen). Stable like the
+-- jsonb_build_object it holds, so it is inlined.
+create function app_hidden.actiepunt_weergave(_tekst text, _eigenaar uuid, _eigenaar_naam text, _deadline date) returns jsonb
 language sql stable as $$
-  select jsonb_build_object('tekst', _tekst, 'eigenaar', app_hidden.persoon(_org, _eigenaar), 'deadline', _deadline)
+  select jsonb_build_object('tekst', _tekst, 'eigenaar', app_hidden.persoon_weergave(_eigenaar, _eigenaar_naam),
+                            'deadline', _deadline)
 $$;
 
 -- A note as every answer shows it, with its action points (shown already, as the writer gives
 -- them before the note is visible to them).
 create function app_hidden.sessienotitie_weergave(_id uuid, _datum date, _titel text, _soort text, _status text,
   _samenvatting text, _highlights jsonb, _besluiten jsonb, _learnings jsonb, _actiepunten jsonb) returns jsonb
-language sql immutable as $$
+language sql stable as $$
   select jsonb_build_object('id', _id, 'datum', _datum, 'titel', _titel, 'soort', _soort, 'status', _status,
     'samenvatting', _samenvatting, 'highlights', _highlights, 'besluiten', _besluiten, 'learnings', _learnings,
     'actiepunten', _actiepunten)
 $$;
 
+-- Definitions (docs/definitions.md): the notes the caller may see (the policies below), and
+-- their action points with their owner.
+create view app_hidden.def_sessienotities with (security_invoker = true) as
+  select n.org_id, n.id, n.datum, n.titel, n.soort, n.status, n.samenvatting, n.highlights, n.besluiten, n.learnings,
+         n.geschreven_door as geschreven_door_user_id, p.naam as geschreven_door_naam, n.aangemaakt_op, n.vastgesteld_op
+  from app.sessienotities n
+  left join app_hidden.def_personen p on p.org_id = n.org_id and p.user_id = n.geschreven_door;
+
+create view app_hidden.def_sessie_actiepunten with (security_invoker = true) as
+  select a.org_id, a.id, a.notitie_id, a.volgorde, a.tekst, a.eigenaar_user_id, p.naam as eigenaar_naam, a.deadline
+  from app.sessie_actiepunten a
+  left join app_hidden.def_personen p on p.org_id = a.org_id and p.user_id = a.eigenaar_user_id;
+grant select on app_hidden.def_sessienotities, app_hidden.def_sessie_actiepunten to koers_door;
+
 -- The policy below shows concept notes only to those whose right on sessienotities is 'alles'
 -- (the coach, by default).
 create function api.sessienotities(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
-declare
-  org uuid := app_hidden.huidige_org();
-  aantal integer := coalesce((p ->> 'aantal')::integer, 5);
 begin
   return jsonb_build_object('sessienotities', coalesce((
     select jsonb_agg(app_hidden.sessienotitie_weergave(n.id, n.datum, n.titel, n.soort, n.status, n.samenvatting,
-                       n.highlights, n.besluiten, n.learnings, coalesce((
-             select jsonb_agg(app_hidden.actiepunt_weergave(a.org_id, a.tekst, a.eigenaar_user_id, a.deadline)
-                              order by a.volgorde, a.id)
-             from app.sessie_actiepunten a where a.org_id = n.org_id and a.notitie_id = n.id), '[]'))
+                       n.highlights, n.besluiten, n.learnings, coalesce(a.actiepunten, '[]'))
            order by n.datum desc, n.aangemaakt_op desc, n.id)
     from (select x.org_id, x.id, x.datum, x.titel, x.soort, x.samenvatting, x.highlights, x.besluiten, x.learnings,
                  x.status, x.aangemaakt_op
-          from app.sessienotities x where x.org_id = org
-          order by x.datum desc, x.aangemaakt_op desc, x.id limit aantal) n), '[]'));
+          from app_hidden.def_sessienotities x
+          order by x.datum desc, x.aangemaakt_op desc, x.id limit coalesce((p ->> 'aantal')::integer, 5)) n
+    left join lateral (
+      select jsonb_agg(app_hidden.actiepunt_weergave(a.tekst, a.eigenaar_user_id, a.eigenaar_naam, a.deadline)
+                       order by a.volgorde, a.id) as actiepunten
+      from app_hidden.def_sessie_actiepunten a where a.org_id = n.org_id and a.notitie_id = n.id) a on true), '[]'));
 end
 $$;
 
@@ -51,6 +65,7 @@ declare
   a jsonb;
   i integer := 0;
   eigenaar uuid;
+  eigenaar_naam text;
   deadline date;
   actiepunten jsonb := '[]';
 begin
@@ -81,7 +96,8 @@ begin
     deadline := app_hidden.param_datum(jsonb_build_object('actiepunten', a -> 'deadline'), 'actiepunten');
     insert into app.sessie_actiepunten (org_id, notitie_id, tekst, eigenaar_user_id, deadline, volgorde)
     values (org, n.id, a ->> 'tekst', eigenaar, deadline, i);
-    actiepunten := actiepunten || jsonb_build_array(app_hidden.actiepunt_weergave(org, a ->> 'tekst', eigenaar, deadline));
+    select x.naam into eigenaar_naam from app_hidden.def_personen x where x.user_id = eigenaar;
+    actiepunten := actiepunten || jsonb_build_array(app_hidden.actiepunt_weergave(a ->> 'tekst', eigenaar, eigenaar_naam, deadline));
   end loop;
 
   return jsonb_build_object(

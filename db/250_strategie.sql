@@ -3,6 +3,18 @@
 -- rejects in the app. The canvas fields are the list strategie_veld (src/choices.ts), each a
 -- column of app.strategie.
 
+-- Definitions (docs/definitions.md): the canvas, and the proposals the caller may see (the
+-- policies below), with who made them.
+create view app_hidden.def_strategie with (security_invoker = true) as
+  select s.* from app.strategie s;
+
+create view app_hidden.def_strategie_voorstellen with (security_invoker = true) as
+  select v.org_id, v.id, v.status, v.velden, v.ingediend_door as ingediend_door_user_id,
+         p.naam as ingediend_door_naam, v.ingediend_op
+  from app.strategie_voorstellen v
+  left join app_hidden.def_personen p on p.org_id = v.org_id and p.user_id = v.ingediend_door;
+grant select on app_hidden.def_strategie, app_hidden.def_strategie_voorstellen to koers_door;
+
 create function api.strategie_bijwerken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -12,7 +24,7 @@ declare
   huidig jsonb;
   velden jsonb := '{}';
   sleutel text;
-  id uuid := gen_random_uuid();
+  voorstel_id uuid := gen_random_uuid();
   tijdstip timestamptz := app_hidden.nu();
 begin
   if app_hidden.mijn_recht('strategie_bijwerken') = 'geen' then
@@ -22,7 +34,7 @@ begin
     perform app_hidden.ongeldig('velden', format('Geef minstens één veld dat verandert; kies uit %s.',
       array_to_string(app_hidden.keuzes('strategie_veld'), ', ')));
   end if;
-  select to_jsonb(s) into huidig from app.strategie s where s.org_id = org;
+  select to_jsonb(s) into huidig from app_hidden.def_strategie s where s.org_id = org;
   -- In the canvas's order; a field whose text stays the same is no part of the proposal. Empty
   -- text empties the field.
   foreach sleutel in array app_hidden.keuzes('strategie_veld') loop
@@ -36,12 +48,14 @@ begin
   end if;
 
   insert into app.strategie_voorstellen (org_id, id, velden, ingediend_door, ingediend_op, status)
-  values (org, id, velden, ik, tijdstip, 'open');
-  return jsonb_build_object(
-    'voorstel', velden,
+  values (org, voorstel_id, velden, ik, tijdstip, 'open');
+  return (select jsonb_build_object(
+    'voorstel', v.velden,
     'resultaat', jsonb_build_object('voorstel', jsonb_build_object(
-      'id', id, 'status', 'open', 'velden', velden,
-      'ingediend_door', app_hidden.persoon(org, ik), 'ingediend_op', tijdstip)));
+      'id', v.id, 'status', v.status, 'velden', v.velden,
+      'ingediend_door', app_hidden.persoon_weergave(v.ingediend_door_user_id, v.ingediend_door_naam),
+      'ingediend_op', v.ingediend_op)))
+    from app_hidden.def_strategie_voorstellen v where v.org_id = org and v.id = voorstel_id);
 end
 $$;
 

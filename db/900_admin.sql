@@ -2,36 +2,6 @@
 -- section releases, reading the log. Called by the CLI over the administrative connection;
 -- nothing here is granted to the doors.
 
--- An organisation by id or by its name (unique, ignoring letter case).
-create function beheer.org(_org text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare ids uuid[];
-begin
-  select array_agg(o.org_id) into ids from app.organisaties o
-  where o.org_id::text = lower(_org) or lower(o.naam) = lower(trim(_org));
-  if ids is null then
-    perform app_hidden.ongeldig('org', format('Organisatie %s bestaat niet.', _org));
-  elsif cardinality(ids) > 1 then
-    perform app_hidden.ongeldig('org', format('Er zijn meerdere organisaties met de naam %s; gebruik het id.', _org));
-  end if;
-  return ids[1];
-end
-$$;
-
--- A member by user_id or e-mail address.
-create function beheer.lid(_org uuid, _user text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare id uuid;
-begin
-  select l.user_id into id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-  where l.org_id = _org and (a.id::text = lower(_user) or lower(a.email) = lower(_user));
-  if id is null then
-    perform app_hidden.ongeldig('user', format('%s is geen lid van deze organisatie.', _user));
-  end if;
-  return id;
-end
-$$;
-
 create function beheer.org_aanmaken(_naam text, _tijdzone text default 'Europe/Amsterdam')
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare o app.organisaties;
@@ -207,8 +177,9 @@ create function beheer.koppeling_zetten(_org uuid, _door text, _aan boolean, _al
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare k app.koppelingen;
 begin
-  if _door not in ('rest', 'mcp') then
-    perform app_hidden.ongeldig('door', 'Door moet rest of mcp zijn.');
+  if _door is null or not _door = any (app_hidden.keuzes('door')) then
+    perform app_hidden.ongeldig('door', format('Door moet %s of %s zijn.',
+      array_to_string(trim_array(app_hidden.keuzes('door'), 1), ', '), (app_hidden.keuzes('door'))[cardinality(app_hidden.keuzes('door'))]));
   end if;
   insert into app.koppelingen as c (org_id, door, aan, alleen_lezen)
   values (_org, _door, _aan, coalesce(_alleen_lezen, false))
@@ -332,7 +303,7 @@ begin
   if not exists (select 1 from app.prioriteiten p where p.org_id = _org and p.id = _prioriteit and p.soort = 'okr') then
     perform app_hidden.ongeldig('prioriteit', format('%s is geen OKR van deze organisatie.', _prioriteit));
   end if;
-  if _doel = _start then perform app_hidden.ongeldig('doel', 'Het doel moet verschillen van de startwaarde.'); end if;
+  if _doel = _start then perform app_hidden.regel_weigeren('kernresultaten_doel_niet_start'); end if;
   insert into app.kernresultaten (org_id, prioriteit_id, titel, startwaarde, doelwaarde, huidige_waarde)
   values (_org, _prioriteit, _titel, _start, _doel, _start) returning kernresultaten.id into id;
   return jsonb_build_object('id', id, 'titel', _titel, 'start', _start, 'doel', _doel,
@@ -349,17 +320,4 @@ begin
   if p is null then perform app_hidden.ongeldig('id', format('Kernresultaat %s bestaat niet.', _id)); end if;
   return jsonb_build_object('id', _id, 'waarde', _waarde, 'prioriteit', app_hidden.prioriteit_weergave(_org, p));
 end
-$$;
-
--- A webhook's delivery log (beheer.webhook_afleveringen) with, on a message's latest attempt
--- when it failed and the message still waits, when the next attempt is due.
-create function beheer.webhook_afleveringslog(_id uuid, _limiet integer default 50) returns setof jsonb
-language sql stable set search_path = '' as $$
-  select x.r || jsonb_build_object('volgende_poging_op',
-    case when b.status = 'wacht' and not (x.r ->> 'onderweg')::boolean and (x.r ->> 'poging')::integer = b.pogingen
-         then b.volgende_poging_op end)
-  from beheer.webhook_afleveringen(_id, _limiet) with ordinality x(r, n)
-  join app_private.webhooks w on w.id = _id
-  join app_private.webhook_berichten b on b.org_id = w.org_id and b.id = (x.r ->> 'bericht_id')::uuid
-  order by x.n
 $$;

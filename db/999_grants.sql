@@ -19,15 +19,15 @@ begin
 end
 $$;
 
--- History and events are written by triggers only (trigger functions need no EXECUTE of the
--- caller), and impersonation is for the superuser only.
+-- History, events and a task's tag text are written by triggers only (trigger functions need
+-- no EXECUTE of the caller), and impersonation is for the superuser only.
 do $$
 declare f record;
 begin
   for f in
     select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where n.nspname = 'app_hidden'
-      and (p.prorettype = 'trigger'::regtype or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenis'))
+      and (p.prorettype = 'trigger'::regtype or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenis', 'tag_tekst_bijwerken'))
   loop
     execute format('revoke execute on function %s from koers_door', f.fn);
   end loop;
@@ -42,3 +42,6 @@ revoke execute on function app_hidden.mcp_verbinding_beeindigen(uuid, text) from
 
 -- An organisation's row of switches is worked out by the triggers of its tables, not by a door.
 revoke execute on function app_hidden.org_toestand_bijwerken(uuid) from koers_door;
+
+-- Making the constant functions is for applying db/ only.
+revoke execute on function app_hidden.constanten_maken(text, text, text, jsonb, text) from koers_door, koers_definer;

@@ -13,7 +13,7 @@ declare
   rol text;
   e uuid; l uuid;
   team uuid; proces uuid; prio uuid; kpi uuid; project uuid; taak uuid; tag uuid;
-  notitie uuid; webhook uuid; gebeurtenis uuid; bericht uuid; label uuid;
+  notitie uuid; webhook uuid; gebeurtenis uuid; bericht uuid; label uuid; sessie uuid;
 begin
   foreach rol in array app_hidden.keuzes('rol') loop
     perform beheer.lid_aanmaken(org, initcap(rol) || ' ' || _naam,
@@ -73,6 +73,13 @@ begin
   insert into app_private.webhook_berichten (org_id, webhook_id, gebeurtenis_id) values (org, webhook, gebeurtenis) returning id into bericht;
   insert into app_private.webhook_afleveringen (org_id, bericht_id, status_code) values (org, bericht, 200);
   insert into app_private.import_sleutels (org_id, soort, sleutel, id) values (org, 'taak', 's:t1', taak);
+  -- A revoked warehouse login: its row only (no role).
+  insert into app_private.warehouse_logins (org_id, rol_oid, rolnaam, user_id, ingetrokken_op)
+    values (org, 0, 'koers_wh_fixture', e, now());
+  insert into app_private.app_sessies (org_id, user_id, hash, rol, aangemaakt_op, wachtwoord_op, laatst_gebruikt_op, verloopt_op)
+    values (org, l, sha256(convert_to('sessie ' || _naam, 'UTF8')), 'lid', now(), now(), now(), now() + interval '12 hours')
+    returning id into sessie;
+  insert into app_private.app_formulieren (org_id, sessie_id, hash, gebruikt_op) values (org, sessie, '\x00', now());
   return org;
 end
 $$;

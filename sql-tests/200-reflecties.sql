@@ -1,7 +1,7 @@
 -- reflecties: the caller's own always; the team's only when every member with reflections has
 -- submitted, the caller too (team_zichtbaar); the latest period with content by default.
 begin;
-select plan(26);
+select plan(27);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Reflectie BV') as org \gset
@@ -76,6 +76,11 @@ select is(tests.fout(:'org', 'lid', 'reflecties', '{"soort": "kwartaal", "period
 select is(tests.fout(:'org', 'lid', 'reflecties', '{"soort": "maand", "periode": "2026-13"}') || ' ' ||
           tests.fout(:'org', 'lid', 'reflecties', '{"soort": "maand", "periode": "0000-01"}'),
   'ongeldige_parameters:periode ongeldige_parameters:periode', 'no month 13, no year 0');
+select is(array(select format('%s..%s', app_hidden.periode_van(x), app_hidden.periode_eind(x))
+                from unnest(array['2026', '2026-02', '2024-02', 'Q4-2026', '2026-Q1', '0000', '0000-01', 'Q2-0000', '2026-13', '2026-W07']) x),
+          array['2026-01-01..2026-12-31', '2026-02-01..2026-02-28', '2024-02-01..2024-02-29', '2026-10-01..2026-12-31',
+                '2026-01-01..2026-03-31', '..', '..', '..', '..', '..'],
+  'the first and last day of a year, a month and a quarter (both spellings); none for anything else');
 select is(tests.fout(:'org', 'lid', 'reflecties', '{}') || ' ' || tests.fout(:'org', 'lid', 'reflecties', '{"soort": "jaar"}'),
   'ongeldige_parameters:soort ongeldige_parameters:soort', 'soort is required: maand or kwartaal');
 

@@ -9,6 +9,8 @@ export type ChoiceList = readonly string[] | Readonly<Record<string, string>>;
 export const choices = {
   /** Sections an owner releases for the doors. */
   sectie: ["team", "prioriteiten", "kpis", "weektaken", "reviews", "financien"],
+  /** The doors an owner switches on or off per organisation (app.koppelingen). */
+  door: ["rest", "mcp", "warehouse"],
   /** Roles of a member, with their rights per operation in the registry. */
   rol: ["eigenaar", "admin", "mt", "lid", "coach"],
   /** A task's stand, write side, with its read-side name. */
@@ -39,6 +41,29 @@ export const choices = {
   eindclassificatie: ["A", "B", "C", "D"],
   /** Columns of the weekly board (a task's status there). */
   weektaak_kolom: ["nieuw", "bezig", "klaar"],
+  /** What a role may do with an operation: all of it, its own rows only, or nothing. */
+  recht: ["alles", "eigen", "geen"],
+  /** A task's urgency. */
+  urgentie: ["laag", "normaal", "hoog"],
+  /** Kinds of event (app.gebeurtenissen); a webhook subscribes to any of them but webhook.test,
+   *  which only the test delivery of a webhook sends. */
+  gebeurtenis_soort: ["taak.aangemaakt", "taak.gewijzigd", "taak.klaar", "prioriteit.aangemaakt", "prioriteit.afgerond",
+    "kpi.rood", "reflectie.ingediend", "webhook.test"],
+  /** Kinds of task history entry (app.taak_geschiedenis). */
+  taak_geschiedenis_soort: ["aangemaakt", "stand", "eigenaar", "deadline", "week", "titel", "toelichting", "tags",
+    "bijlagen", "subtaken", "verwijderd"],
+  /** A parameter's type in app.operatie_parameters (src/parameters.ts). */
+  parameter_type: ["uuid", "string", "text", "integer", "number", "keuze", "vlag", "array", "object"],
+  /** The change an audit-log row records. */
+  audit_actie: ["INSERT", "UPDATE", "DELETE"],
+  /** Where a webhook message stands. */
+  webhook_bericht_status: ["wacht", "afgeleverd", "mislukt", "overgeslagen"],
+  /** How an AI client became known: registered, or by its client metadata document. */
+  mcp_client_soort: ["registratie", "metadata_document"],
+  /** Why an AI connection was revoked. */
+  mcp_intrekking_reden: ["intrekking", "hergebruik", "code_hergebruik", "beheer"],
+  /** An AI connection's token: access or refresh. */
+  mcp_token_soort: ["toegang", "vernieuwing"],
   /** The kinds of search hit (zoeken, soorten), each with the read operation whose visibility
    *  it follows: a kind is searched only when the caller may call that operation. */
   zoek_soort: {
@@ -62,3 +87,5 @@ export function values<N extends ChoiceName>(name: N): readonly string[] {
 
 export type Section = (typeof choices.sectie)[number];
 export type Role = (typeof choices.rol)[number];
+export type Right = (typeof choices.recht)[number];
+export type ParamType = (typeof choices.parameter_type)[number];

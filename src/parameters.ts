@@ -6,7 +6,8 @@
 // input, not its spelling); the index, OpenAPI and the MCP tools describe it as JSON Schema.
 
 /** The type names clients see in the index; they follow the interface's spelling. */
-export type ParamType = "uuid" | "string" | "text" | "integer" | "number" | "keuze" | "vlag" | "array" | "object";
+import type { ParamType } from "./choices.ts";
+export type { ParamType };
 
 export interface Param {
   type: ParamType;

@@ -89,12 +89,11 @@ export function veld(x: Schema): Schema {
 const PRIORITEIT_STAND = ["op koers", "aandacht nodig", "loopt achter", "nog niet gestart", "geen taken"];
 /** KPI traffic light (app_hidden.stoplicht). */
 const STOPLICHT = ["op koers", "attentie", "achter"];
-/** Kinds of task history entry (app.taak_geschiedenis). */
-const GESCHIEDENIS_SOORT = ["aangemaakt", "stand", "eigenaar", "deadline", "week", "titel", "toelichting", "tags",
-  "bijlagen", "subtaken", "verwijderd"];
-/** Column of a weekly-board task (app.weektaken). */
-const WEEKTAAK_STATUS = ["nieuw", "bezig", "klaar"];
-const URGENTIE = ["laag", "normaal", "hoog"];
+// Lists the database also checks (src/choices.ts): a history entry's kind, a weekly-board
+// task's column, a task's urgency.
+const GESCHIEDENIS_SOORT = values("taak_geschiedenis_soort");
+const WEEKTAAK_STATUS = values("weektaak_kolom");
+const URGENTIE = values("urgentie");
 
 /** The shapes answers share, as the SQL `*_weergave` functions make them. */
 export const shapes = (() => {

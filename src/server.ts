@@ -9,6 +9,7 @@ import { checkConnection, doorUrl, connect, rememberServiceAddress, type Sql } f
 import { buildRestDoor } from "./rest.ts";
 import { LOOPBACK_NAMES, mountMcp } from "./mcp/mount.ts";
 import { startWorker } from "./worker.ts";
+import { mountApp } from "./app/routes.ts";
 
 export interface Service {
   address: string;
@@ -51,22 +52,28 @@ function aiConnectionLine(publicUrl: string | null, listening: string): string {
 export async function start(config: Config = readConfig(), log: (line: string) => void = () => {}): Promise<Service> {
   const { url: adminUrl, embedded } = await database(config, log, "service");
   let doorSql: Sql | null = null;
+  let appSql: Sql | null = null;
   let app: FastifyInstance | null = null;
   let worker: Runner | null = null;
   const stop = async () => {
     await app?.close();
     await worker?.stop();
     await doorSql?.end({ timeout: 5 });
+    await appSql?.end({ timeout: 5 });
     if (embedded?.ownedByUs) await embedded.stop();
   };
   try {
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
     if (config.doorDatabaseUrl) await checkConnection(config.doorDatabaseUrl, "KOERS_DOOR_DATABASE_URL");
-    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur", rateLimit: config.rateLimit });
+    doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur", rateLimit: config.rateLimit,
+      publicUrl: config.publicUrl });
+    // The owner's pages act through the CLI's functions (beheer.*), on the administrative connection.
+    appSql = connect(adminUrl, { now: config.now, name: "koers-app", max: 4 });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });
     let listening = "";
     await mountMcp(app, doorSql, { publicUrl: () => config.publicUrl ?? listening, loopbackAliases: !config.publicUrl || LOOPBACK_NAMES.includes(new URL(config.publicUrl).hostname),
       allowedOrigins: config.allowedOrigins });
+    await mountApp(app, appSql, { publicUrl: () => config.publicUrl ?? listening });
     const address = await app.listen({ host: config.host, port: config.port }).catch((e) => { throw listenError(e, config); });
     listening = reachableAddress(address);
     log(aiConnectionLine(config.publicUrl, listening));

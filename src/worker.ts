@@ -13,6 +13,7 @@ import { trimLogs, type Retention } from "./tasks/trim_logs.ts";
 import { extractAttachmentText } from "./tasks/extract_attachment_text.ts";
 import { trimWebhookLog } from "./tasks/trim_webhook_log.ts";
 import { deliverWebhook } from "./tasks/deliver_webhook.ts";
+import { warehouseWatch } from "./tasks/warehouse_watch.ts";
 import { addressPolicy, type AddressPolicy } from "./webhooks/address.ts";
 import { closeConnections } from "./webhooks/deliver.ts";
 import { startLiveness, type Liveness } from "./webhooks/liveness.ts";
@@ -57,10 +58,10 @@ export function webhookOptions(env: NodeJS.ProcessEnv = process.env): WebhookWor
 export function taskList(options: WorkerOptions): TaskList {
   const webhooks = options.webhooks ?? webhookOptions();
   return { trim_logs: trimLogs(options.retention), trim_webhook_log: trimWebhookLog(webhooks.retentionDays),
-    extract_attachment_text: extractAttachmentText() };
+    extract_attachment_text: extractAttachmentText(), warehouse_watch: warehouseWatch() };
 }
 
-export const crontab = "0 * * * * trim_logs\n30 * * * * trim_webhook_log\n";
+export const crontab = "0 * * * * trim_logs\n30 * * * * trim_webhook_log\n* * * * * warehouse_watch\n";
 
 function pool(adminUrl: string, max: number, now: string | null, log: (line: string) => void, stopping: () => boolean): pg.Pool {
   const p = new pg.Pool({

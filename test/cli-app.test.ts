@@ -76,6 +76,21 @@ describe("koers team, proces, rol and lid", () => {
     assert.equal((await db.sql`select count(*)::int as n from app.teams where org_id = ${w.org}`)[0]!.n, 2);
   });
 
+  it("finds a member one way (beheer.lid): one who left is found as whom a record is about, never given something to do", async () => {
+    // In a transaction rolled back at the end, so the world stays as the other tests expect it.
+    await assert.rejects(app.begin(async (tx) => {
+      await tx`select beheer.lid_wijzigen(${w.org}, ${email("coach")}, _actief => false)`;
+      // Each refusal in a savepoint, so the transaction goes on after it.
+      await refusedSql(tx.savepoint((sp) => sp`select beheer.team_maken(${w.org}, 'Oud', ${email("coach")})`), "leider",
+        new RegExp(`${email("coach")} is geen actief lid`));
+      await refusedSql(tx.savepoint((sp) => sp`select beheer.proces_maken(${w.org}, 'Oud', ${email("coach")})`),
+        "eindverantwoordelijke", /geen actief lid/);
+      const [row] = await tx`select beheer.lid_wijzigen(${w.org}, ${" " + email("coach").toUpperCase()}, _actief => true) as r`;
+      assert.equal(row!.r.actief, true, "the membership itself is found while inactive, by e-mail in any case");
+      throw new Error("rolled back");
+    }), /rolled back/);
+  });
+
   it("proces maken and rol maken: seats occupied and open, as the team read shows them", async () => {
     const p = await json(["proces", "maken", ...org(), "--naam", "Verkopen", "--eindverantwoordelijke", email("eigenaar")]);
     assert.deepEqual([p.naam, p.volgorde, p.eindverantwoordelijke.naam], ["Verkopen", 1, "Eigenaar Bakkerij Koers"]);

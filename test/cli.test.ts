@@ -234,7 +234,7 @@ describe("koers CLI", () => {
     ["an unknown key id", ["key", "revoke", "--key-id", "00000000-0000-0000-0000-000000000000"], 1, /bestaat niet/],
     ["a key id that is no uuid", ["key", "revoke", "--key-id", "abc"], 2, /uuid/],
     ["both --aan and --uit", ["door", "set", "--org", "Bakkerij Koers", "--door", "rest", "--aan", "--uit"], 2, /exactly one/],
-    ["an unknown door", ["door", "set", "--org", "Bakkerij Koers", "--door", "soap", "--aan"], 1, /rest of mcp/],
+    ["an unknown door", ["door", "set", "--org", "Bakkerij Koers", "--door", "soap", "--aan"], 1, /rest, mcp of warehouse/],
     ["an unknown section", ["section", "release", "--org", "Bakkerij Koers", "geheimen"], 1, /Onbekend onderdeel geheimen/],
     ["no section", ["section", "release", "--org", "Bakkerij Koers"], 2, /at least one section/],
     ["a bad --limit", ["log", "--org", "Bakkerij Koers", "--limit", "nul"], 2, /--limit/],

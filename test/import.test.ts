@@ -305,6 +305,41 @@ describe("koers import", () => {
     assert.equal(text.stdout, "");
   });
 
+  it("names an item that repeats an earlier one, and a date that does not exist, at its place in every kind", async () => {
+    const bad = sample();
+    bad.projecten.push({ titel: "Intranet", eigenaar: ANNA, startdatum: "2026-02-30" },
+      { titel: "intranet", eigenaar: ANNA, deadline: "2026-06-31" }, { sleutel: "web", titel: "Webshop", eigenaar: ANNA });
+    bad.prioriteiten.push({ titel: "omzet +10%", soort: "rock", eigenaar: ANNA, kwartaal: "Q3-2026" },
+      { titel: "Omzet +10%", soort: "rock", eigenaar: ANNA, kwartaal: "Q3-2026" });
+    bad.kpis.push({ sleutel: "leads", naam: "Andere leads", eigenaar: BRAM, meetsoort: "teller", cadans: "week" },
+      { naam: "Marge", eigenaar: ANNA, meetsoort: "stand", cadans: "month" }, { naam: "marge", eigenaar: ANNA, meetsoort: "stand", cadans: "month" });
+    bad.gesprekken[0].datum = "2026-02-29";
+    bad.sessienotities[0].actiepunten[0].deadline = "2026-04-31";
+    bad.sessienotities.push({ datum: "2026-04-02", titel: "kwartaalsessie", soort: "kwartaal", samenvatting: "Nog eens" },
+      { sleutel: "concept", datum: "2026-13-01", titel: "Andere sessie", soort: "maand", samenvatting: "x" });
+    const r = await koersCli(["import", "--org", await newOrg("Dubbel BV"), writeFile("dubbel.json", bad), "--json"]);
+    assert.equal(r.code, 1, r.stderr);
+    const faults: { pad: string; bericht: string }[] = JSON.parse(r.stdout).fouten;
+    const says = (pad: string) => faults.filter((f) => f.pad === pad).map((f) => f.bericht);
+    assert.deepEqual(says("/projecten/1/startdatum"), ["2026-02-30 is geen bestaande datum."]);
+    assert.deepEqual(says("/projecten/2/deadline"), ["2026-06-31 is geen bestaande datum."]);
+    assert.deepEqual(says("/projecten/2/titel"),
+      ["Hetzelfde project als /projecten/1 (zelfde titel); geef elk project een eigen sleutel of titel."]);
+    assert.deepEqual(says("/projecten/3/sleutel"),
+      ["Hetzelfde project als /projecten/0 (zelfde sleutel); geef elk project een eigen sleutel of titel."]);
+    assert.deepEqual(says("/prioriteiten/3/titel"),
+      ["Dezelfde prioriteit als /prioriteiten/2 (zelfde titel in hetzelfde kwartaal); geef een van beide een eigen sleutel."]);
+    assert.deepEqual(says("/kpis/1/sleutel"), ["Dezelfde KPI als /kpis/0 (zelfde sleutel); geef een van beide een eigen sleutel."]);
+    assert.deepEqual(says("/kpis/3/naam"), ["Dezelfde KPI als /kpis/2 (zelfde naam); geef een van beide een eigen sleutel."]);
+    assert.deepEqual(says("/gesprekken/0/datum"), ["2026-02-29 is geen bestaande datum."]);
+    assert.deepEqual(says("/sessienotities/0/actiepunten/0/deadline"), ["2026-04-31 is geen bestaande datum."]);
+    assert.deepEqual(says("/sessienotities/2/titel"),
+      ["Dezelfde sessienotitie als /sessienotities/0 (zelfde datum en titel); geef een van beide een eigen sleutel."]);
+    assert.deepEqual(says("/sessienotities/3/datum"), ["2026-13-01 is geen bestaande datum."]);
+    assert.deepEqual(says("/sessienotities/3/sleutel"),
+      ["Dezelfde sessienotitie als /sessienotities/1 (zelfde sleutel); geef een van beide een eigen sleutel."]);
+  });
+
   it("text that PostgreSQL cannot hold and nesting beyond the format are faults, not errors", async () => {
     const org3 = await newOrg("Rare Tekens BV");
     const before = await snapshot(org3);

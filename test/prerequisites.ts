@@ -40,6 +40,11 @@ export const prerequisites: Prerequisite[] = [
   { why: "pg_prove, which runs the SQL tests", missing: whenAbsent(() => commandExists("pg_prove"), "libtap-parser-sourcehandler-pgtap-perl") },
   { why: "curl: the docs page test runs its curl lines", missing: whenAbsent(() => commandExists("curl"), "curl") },
   { why: "openssl: the webhook tests make a certificate", missing: whenAbsent(() => commandExists("openssl"), "openssl") },
+  { why: "Python pandas with SQLAlchemy and psycopg2 for Debian's python3: test/warehouse.test.ts reads the warehouse views with them",
+    missing: () => spawnSync("/usr/bin/python3", ["-c", "import pandas, sqlalchemy, psycopg2"], { stdio: "ignore" }).status === 0 ? []
+      : ["python3-pandas", "python3-sqlalchemy", "python3-psycopg2"] },
+  { why: "chromium: test/app-pages.test.ts drives the owner's pages in a headless browser (playwright-core)",
+    missing: whenAbsent(() => fs.existsSync("/usr/bin/chromium"), "chromium") },
   { why: "docker-compose: test/docker.test.ts reads docker-compose.yml as Docker does",
     missing: whenAbsent(() => commandExists("docker-compose"), "docker-compose") },
 ];

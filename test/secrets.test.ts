@@ -8,6 +8,7 @@ import pg from "pg";
 import { request, setupWorld } from "./helpers.ts";
 import { runKoers } from "./processes.ts";
 import { trimLogs } from "../src/tasks/trim_logs.ts";
+import { trimWebhookLog } from "../src/tasks/trim_webhook_log.ts";
 
 const o = setupWorld();
 // API keys, MCP access and refresh tokens, webhook signing secrets.
@@ -72,7 +73,7 @@ describe("secrets in the call log", () => {
 });
 
 describe("retention", () => {
-  it("the worker's trim_logs job removes what is past its retention, in batches, and nothing newer", async () => {
+  it("the worker's trim_logs job removes what is past its retention, in batches, and nothing newer; trim_webhook_log too", async () => {
     const pool = new pg.Pool({ connectionString: o.db.url, max: 1 });
     try {
       await o.db.sql`update app_private.aanroepen set tijdstip = now() - interval '401 days'
@@ -91,6 +92,9 @@ describe("retention", () => {
         (select count(*)::int from app_private.aanroepen_zonder_org) as anonymous`;
       assert.deepEqual([after!.old, after!.recent, after!.anonymous], [0, before!.recent, 0]);
       assert.match(lines.join("\n"), new RegExp(`removed ${before!.old} from aanroepen`));
+      await trimWebhookLog(30)(
+        {}, { query: (q: string, v: unknown[]) => pool.query(q, v), logger: { info: (l: string) => lines.push(l) } } as never);
+      assert.match(lines.at(-1)!, /^retention: removed \d+ from webhook_berichten, \d+ from webhook_afleveringen$/);
     } finally {
       await pool.end();
     }

@@ -4,5 +4,6 @@ import { setupCommands } from "./commands/setup.ts";
 import { workCommands } from "./commands/work.ts";
 import { webhookCommands } from "./commands/webhooks.ts";
 import { dataCommands } from "./commands/data.ts";
+import { warehouseCommands } from "./commands/warehouse.ts";
 
-export const commands: readonly Command[] = [...setupCommands, ...workCommands, ...webhookCommands, ...dataCommands];
+export const commands: readonly Command[] = [...setupCommands, ...workCommands, ...webhookCommands, ...warehouseCommands, ...dataCommands];

@@ -13,9 +13,11 @@ export interface SessionRateLimit { perKey: number | null; perAddress: number | 
  * Startup parameters every connection sends: the test clock, when set, and for a door's
  * connection its rate limits (a limit not set is not counted).
  */
-export function sessionSettings(now: string | null, rateLimit?: SessionRateLimit): Record<string, string> {
+export function sessionSettings(now: string | null, rateLimit?: SessionRateLimit, publicUrl?: string | null): Record<string, string> {
   return {
     ...(now ? { "koers.nu": now } : {}),
+    // Where refusals send people (app_hidden.app_adres): {KOERS_PUBLIC_URL}/app/integraties.
+    ...(publicUrl ? { "koers.publieke_url": publicUrl } : {}),
     ...(rateLimit?.perKey ? { "koers.limiet": String(rateLimit.perKey) } : {}),
     ...(rateLimit?.perAddress ? { "koers.limiet_adres": String(rateLimit.perAddress) } : {}),
     ...(rateLimit ? { "koers.limiet_venster": String(rateLimit.windowSeconds) } : {}),
@@ -151,13 +153,14 @@ export function unavailable(e: unknown): boolean {
  * A pool. Statements are prepared once per connection (postgres.js names them), so a door call
  * is parsed and planned by PostgreSQL once per connection, not per request.
  */
-export function connect(url: string, options: { now: string | null; max?: number; name: string; rateLimit?: SessionRateLimit }): Sql {
+export function connect(url: string, options: { now: string | null; max?: number; name: string; rateLimit?: SessionRateLimit;
+  publicUrl?: string | null }): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     prepare: true,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectDelay,
-    connection: { application_name: options.name, ...sessionSettings(options.now, options.rateLimit) },
+    connection: { application_name: options.name, ...sessionSettings(options.now, options.rateLimit, options.publicUrl) },
     onnotice: () => {},
   }) as unknown as Sql;
 }

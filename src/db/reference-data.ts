@@ -52,7 +52,7 @@ export async function writeReferenceData(tx: postgres.TransactionSql): Promise<v
   const constraints = await tx`
     select c.conrelid::regclass::text as tabel, c.conname from pg_constraint c
     join pg_namespace n on n.oid = c.connamespace
-    where n.nspname = 'app' and c.contype = 'c' and c.conname like '%\\_keuze'`;
+    where n.nspname in ('app', 'app_private') and c.contype = 'c' and c.conname like '%\\_keuze'`;
   for (const c of constraints) await tx.unsafe(`alter table ${c.tabel} drop constraint "${c.conname}"`);
 
   await tx`delete from app.keuzes`;

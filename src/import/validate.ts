@@ -1,6 +1,6 @@
 // Checking an import file's shape against the JSON Schema, with every fault at its place in the
 // file (a JSON pointer) and in Dutch, as people read it. What the shape cannot say (references,
-// dates that exist, rules of the domain) the database checks (db/910_import.sql); the two lists
+// dates that exist, rules of the domain) the database checks (db/911_import_controleren.sql); the two lists
 // are reported together, in the order of the file.
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { importSchema, patternExplanations } from "./schema.ts";

@@ -46,10 +46,12 @@ ${options.error ? `<p class="fout" role="alert">${escape(options.error)}</p>` : 
 
 export interface ConsentRequest extends Request { naam: string; organisaties: { naam: string; rol: string }[] }
 
-export function consentPage(r: ConsentRequest, consentToken: string): string {
+/** `integraties`: the owner's page where the AI connection is switched on ({KOERS_PUBLIC_URL}/app/integraties). */
+export function consentPage(r: ConsentRequest, consentToken: string, integraties: string): string {
   const orgs = r.organisaties.length
     ? `<p>De AI-koppeling staat aan in:</p>\n<ul>\n${r.organisaties.map((o) => `<li>${escape(o.naam)} (${escape(o.rol)})</li>`).join("\n")}\n</ul>`
-    : "<p>De AI-koppeling staat nog in geen van je organisaties aan; een eigenaar zet haar aan onder Integraties.</p>";
+    : `<p>De AI-koppeling staat nog in geen van je organisaties aan; een eigenaar zet haar aan op
+<a href="${escape(integraties)}">${escape(integraties)}</a>.</p>`;
   return page("Toegang geven", `
 <p>Je bent aangemeld als <strong>${escape(r.naam)}</strong>.</p>
 <p><strong>${escape(r.assistent)}</strong> vraagt toegang tot Koers namens jou. De assistent krijgt precies jouw

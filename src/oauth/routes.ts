@@ -138,7 +138,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, sql: Sql, site: 
       }
       const r = await request();
       if (!r) return page(reply, 400, messagePage("Aanmelding verlopen", EXPIRED));
-      return page(reply, 200, consentPage(r, consent));
+      return page(reply, 200, consentPage(r, consent, `${address(req).issuer}/app/integraties`));
     });
 
     scope.post("/oauth/toestemming", async (req, reply) => {

@@ -182,8 +182,8 @@ export const setupCommands: Command[] = [
     },
   },
   {
-    words: ["door", "set"], usage: "--org O --door rest|mcp --aan|--uit [--alleen-lezen|--schrijven]",
-    about: "Switches a door (rest or mcp) on or off for an organisation, optionally read only.",
+    words: ["door", "set"], usage: "--org O --door rest|mcp|warehouse --aan|--uit [--alleen-lezen|--schrijven]",
+    about: "Switches a door (rest, mcp or warehouse) on or off for an organisation, optionally read only.",
     run: async ({ values: v, json }) => {
       const [org, door] = [requireOption(v, "org"), requireOption(v, "door")];
       if (!v.aan === !v.uit) throw new UsageError("give exactly one of --aan and --uit");

@@ -5,20 +5,6 @@
 -- log has a row (door app) and task history names the person; bad input is refused by
 -- parameter (the CLI flag without its dashes). Nothing here is granted to the doors.
 
--- An active member, by user_id or e-mail, named by the parameter that gave it.
-create function beheer.persoon(_org uuid, _wie text, _parameter text) returns uuid
-language plpgsql stable set search_path = '' as $$
-declare id uuid;
-begin
-  select l.user_id into id from app.lidmaatschappen l join app.accounts a on a.id = l.user_id
-  where l.org_id = _org and l.actief and (a.id::text = lower(_wie) or lower(a.email) = lower(trim(_wie)));
-  if id is null then
-    perform app_hidden.ongeldig(_parameter, format('%s is geen actief lid van deze organisatie.', _wie));
-  end if;
-  return id;
-end
-$$;
-
 -- A value of a list (app.keuzes), or a refusal that lists the allowed values.
 create function beheer.keuze(_lijst text, _waarde text, _parameter text) returns text
 language plpgsql stable set search_path = '' as $$
@@ -48,23 +34,9 @@ $$;
 create function beheer.reflectie_periode(_soort text, _periode text, out label text, out van date)
 language plpgsql immutable set search_path = '' as $$
 begin
-  if _soort = 'maand' and _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' and substr(_periode, 1, 4)::int >= 1 then
-    van := make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
-    label := _periode;
-  elsif _soort = 'kwartaal' and _periode ~ '^Q[1-4]-\d{4}$' and substr(_periode, 4, 4)::int >= 1 then
-    van := make_date(substr(_periode, 4, 4)::int, (substr(_periode, 2, 1)::int - 1) * 3 + 1, 1);
-    label := to_char(van, 'YYYY-"Q"Q');
-  elsif _soort = 'jaar' and _periode ~ '^\d{4}$' and _periode::int >= 1 then
-    van := make_date(_periode::int, 1, 1);
-    label := _periode;
-  end if;
+  if _soort in ('maand', 'kwartaal', 'jaar') then van := app_hidden.periode_begin(_soort, _periode); end if;
+  label := case when van is null then null when _soort = 'kwartaal' then to_char(van, 'YYYY-"Q"Q') else _periode end;
 end
-$$;
-
--- The interface's spelling of a stored reflection period (2026-Q2 is shown as Q2-2026).
-create function beheer.reflectie_periode_tonen(_label text) returns text
-language sql immutable parallel safe as $$
-  select case when _label ~ '^\d{4}-Q[1-4]$' then substr(_label, 6, 2) || '-' || substr(_label, 1, 4) else _label end
 $$;
 
 -- A valuation period: a month <yyyy>-<mm>, a quarter Q<n>-<yyyy> or a year <yyyy>, and its
@@ -72,15 +44,29 @@ $$;
 create function beheer.waardering_periode(_periode text) returns date
 language plpgsql immutable set search_path = '' as $$
 begin
-  if _periode ~ '^\d{4}-(0[1-9]|1[0-2])$' and substr(_periode, 1, 4)::int >= 1 then
-    return make_date(substr(_periode, 1, 4)::int, substr(_periode, 6, 2)::int, 1);
-  elsif _periode ~ '^Q[1-4]-\d{4}$' and substr(_periode, 4, 4)::int >= 1 then
-    return make_date(substr(_periode, 4, 4)::int, (substr(_periode, 2, 1)::int - 1) * 3 + 1, 1);
-  elsif _periode ~ '^\d{4}$' and _periode::int >= 1 then
-    return make_date(_periode::int, 1, 1);
-  end if;
-  return null;
+  return coalesce(app_hidden.periode_begin('maand', _periode), app_hidden.periode_begin('kwartaal', _periode),
+                  app_hidden.periode_begin('jaar', _periode));
 end
+$$;
+
+-- What is wrong with a reflection's period for its kind, or null: the rule the CLI and the
+-- import share (the doors' is app_hidden.param_reflectie_periode).
+create function beheer.reflectie_periode_fout(_soort text, _periode text, _vandaag date) returns text
+language sql immutable as $$
+  select case
+    when p.van is null then format('periode past niet bij soort %s: gebruik %s.', _soort,
+      case _soort when 'maand' then '<jjjj>-<mm>' when 'kwartaal' then 'Q<n>-<jjjj>' else '<jjjj>' end)
+    when p.van > _vandaag then format('Periode %s is nog niet begonnen.', _periode) end
+  from beheer.reflectie_periode(_soort, _periode) p
+$$;
+
+-- What is wrong with a valuation's period, or null: the rule the CLI and the import share.
+create function beheer.waardering_periode_fout(_periode text, _vandaag date) returns text
+language sql immutable as $$
+  select case
+    when beheer.waardering_periode(_periode) is null
+      then 'periode moet een maand (2026-05), een kwartaal (Q2-2026) of een jaar (2026) zijn.'
+    when beheer.waardering_periode(_periode) > _vandaag then format('Periode %s is nog niet begonnen.', _periode) end
 $$;
 
 -- Teams, processes, role seats, members ------------------------------------------------------
@@ -93,7 +79,7 @@ declare
   id uuid;
 begin
   perform beheer.namens(_org, null, 'team_maken', jsonb_build_object('naam', _naam, 'leider', _leider));
-  if _leider is not null then leider := beheer.persoon(_org, _leider, 'leider'); end if;
+  if _leider is not null then leider := beheer.lid(_org, _leider, 'leider', true); end if;
   -- Two at once with the same name: the second finds the first's team and is refused.
   insert into app.teams (org_id, naam, leider_user_id) values (_org, teamnaam, leider)
   on conflict (org_id, lower(naam)) do nothing returning teams.id into id;
@@ -112,7 +98,7 @@ declare
   p app.processen;
 begin
   perform beheer.namens(_org, null, 'proces_maken', jsonb_build_object('naam', _naam, 'eindverantwoordelijke', _eindverantwoordelijke));
-  wie := beheer.persoon(_org, beheer.tekst(_eindverantwoordelijke, 'eindverantwoordelijke'), 'eindverantwoordelijke');
+  wie := beheer.lid(_org, beheer.tekst(_eindverantwoordelijke, 'eindverantwoordelijke'), 'eindverantwoordelijke', true);
   -- Process names are unique per organisation (no index says so: the lock does).
   perform app_hidden.vergrendel('proces', _org::text);
   if exists (select 1 from app.processen x where x.org_id = _org and lower(x.naam) = lower(procesnaam)) then
@@ -131,28 +117,22 @@ language plpgsql volatile set search_path = '' as $$
 declare
   rolnaam text := beheer.tekst(_naam, 'naam');
   procesnaam text := beheer.tekst(_proces, 'proces');
-  processen uuid[];
+  proces uuid;
   wie uuid;
   id uuid;
 begin
   perform beheer.namens(_org, null, 'rol_maken', jsonb_build_object('proces', _proces, 'naam', _naam, 'wie', _wie));
-  select array_agg(p.id) into processen from app.processen p
-  where p.org_id = _org and (p.id::text = lower(procesnaam) or lower(p.naam) = lower(procesnaam));
-  if processen is null then
-    perform app_hidden.ongeldig('proces', format('Proces %s bestaat niet.', procesnaam));
-  elsif cardinality(processen) > 1 then
-    perform app_hidden.ongeldig('proces', format('Er zijn meerdere processen met de naam %s; gebruik het id.', procesnaam));
-  end if;
-  if _wie is not null then wie := beheer.persoon(_org, _wie, 'wie'); end if;
-  perform app_hidden.vergrendel('rol', _org::text, processen[1]::text);
-  if exists (select 1 from app.rollen r where r.org_id = _org and r.proces_id = processen[1] and lower(r.naam) = lower(rolnaam)) then
+  proces := beheer.proces(_org, procesnaam);
+  if _wie is not null then wie := beheer.lid(_org, _wie, 'wie', true); end if;
+  perform app_hidden.vergrendel('rol', _org::text, proces::text);
+  if exists (select 1 from app.rollen r where r.org_id = _org and r.proces_id = proces and lower(r.naam) = lower(rolnaam)) then
     perform app_hidden.ongeldig('naam', format('Rol %s bestaat al in dit proces.', rolnaam));
   end if;
-  insert into app.rollen (org_id, proces_id, naam, user_id) values (_org, processen[1], rolnaam, wie)
+  insert into app.rollen (org_id, proces_id, naam, user_id) values (_org, proces, rolnaam, wie)
   returning rollen.id into id;
   return jsonb_build_object('id', id, 'naam', rolnaam, 'wie', app_hidden.persoon(_org, wie),
     'proces', (select jsonb_build_object('id', p.id, 'naam', p.naam) from app.processen p
-               where p.org_id = _org and p.id = processen[1]));
+               where p.org_id = _org and p.id = proces));
 end
 $$;
 
@@ -219,15 +199,11 @@ begin
   wie := app_hidden.huidige_gebruiker();
   gekozen := beheer.keuze('reflectie_soort', trim(_soort), 'soort');
   per := beheer.reflectie_periode(gekozen, trim(_periode));
-  if per.van is null then
-    perform app_hidden.ongeldig('periode', format('periode past niet bij soort %s: gebruik %s.', gekozen,
-      case gekozen when 'maand' then '<jjjj>-<mm>' when 'kwartaal' then 'Q<n>-<jjjj>' else '<jjjj>' end));
-  end if;
-  if per.van > app_hidden.vandaag(_org) then
-    perform app_hidden.ongeldig('periode', format('Periode %s is nog niet begonnen.', trim(_periode)));
+  if beheer.reflectie_periode_fout(gekozen, trim(_periode), app_hidden.vandaag(_org)) is not null then
+    perform app_hidden.ongeldig('periode', beheer.reflectie_periode_fout(gekozen, trim(_periode), app_hidden.vandaag(_org)));
   end if;
   if _energie is null or _energie not between 1 and 10 then
-    perform app_hidden.ongeldig('energie', 'energie moet een geheel getal van 1 tot en met 10 zijn.');
+    perform app_hidden.regel_weigeren('reflecties_energie');
   end if;
   perform app_hidden.vergrendel('reflectie', _org::text, wie::text, gekozen, per.label);
   select * into oud from app.reflecties x where x.org_id = _org and x.user_id = wie and x.soort = gekozen and x.periode = per.label;
@@ -239,7 +215,7 @@ begin
         energie = excluded.energie, ingediend_op = excluded.ingediend_op
   returning * into r;
   return jsonb_build_object('id', r.id, 'wie', app_hidden.persoon(_org, wie), 'soort', r.soort,
-    'periode', beheer.reflectie_periode_tonen(r.periode), 'energie', r.energie, 'ingediend_op', r.ingediend_op,
+    'periode', app_hidden.reflectie_periode_label(r.periode), 'energie', r.energie, 'ingediend_op', r.ingediend_op,
     'overschreven', oud.id is not null);
 end
 $$;
@@ -270,7 +246,7 @@ begin
   end if;
   if num_nonnulls(_taak, _prioriteit, _project) > 1 then
     perform app_hidden.ongeldig(case when _project is not null then 'project' else 'prioriteit' end,
-      'Uren horen bij een taak, een prioriteit of een project, niet bij meer tegelijk.');
+      (app_hidden.regel('uren_een_onderwerp')).bericht);
   end if;
   taak := app_hidden.param_verwijzing(p, 'taak', 'taaknummer');
   prioriteit := app_hidden.param_verwijzing(p, 'prioriteit', 'prioriteit');
@@ -303,18 +279,14 @@ create function beheer.waardering_meten(_org uuid, _periode text, _omzet numeric
 language plpgsql volatile set search_path = '' as $$
 declare
   label text := beheer.tekst(_periode, 'periode');
-  van date := beheer.waardering_periode(label);
   cijfers boolean := num_nonnulls(_omzet, _ebitda, _multiple, _aandelenwaarde) > 0;
   oud app.waarderingen;
   w app.waarderingen;
 begin
   perform beheer.namens(_org, null, 'waardering_meten', jsonb_build_object('periode', _periode, 'omzet', _omzet,
     'ebitda', _ebitda, 'multiple', _multiple, 'aandelenwaarde', _aandelenwaarde));
-  if van is null then
-    perform app_hidden.ongeldig('periode', 'periode moet een maand (2026-05), een kwartaal (Q2-2026) of een jaar (2026) zijn.');
-  end if;
-  if van > app_hidden.vandaag(_org) then
-    perform app_hidden.ongeldig('periode', format('Periode %s is nog niet begonnen.', label));
+  if beheer.waardering_periode_fout(label, app_hidden.vandaag(_org)) is not null then
+    perform app_hidden.ongeldig('periode', beheer.waardering_periode_fout(label, app_hidden.vandaag(_org)));
   end if;
   if cijfers and num_nulls(_omzet, _ebitda, _multiple, _aandelenwaarde) > 0 then
     perform app_hidden.ongeldig(case when _omzet is null then 'omzet' when _ebitda is null then 'ebitda'
@@ -354,10 +326,10 @@ declare
 begin
   perform beheer.namens(_org, null, 'gesprek_vastleggen', jsonb_build_object('wie', _wie, 'met', _met,
     'soort', _soort, 'datum', _datum, 'afgerond', _afgerond, 'eindoordeel', _eindoordeel));
-  wie := beheer.persoon(_org, beheer.tekst(_wie, 'wie'), 'wie');
-  met := beheer.persoon(_org, beheer.tekst(_met, 'met'), 'met');
+  wie := beheer.lid(_org, beheer.tekst(_wie, 'wie'), 'wie', true);
+  met := beheer.lid(_org, beheer.tekst(_met, 'met'), 'met', true);
   if wie = met then
-    perform app_hidden.ongeldig('met', 'Een gesprek voert iemand met een ander: wie en met zijn dezelfde persoon.');
+    perform app_hidden.regel_weigeren('gesprekken_met_een_ander');
   end if;
   gekozen := beheer.keuze('gesprek_soort', trim(_soort), 'soort');
   dag := app_hidden.param_datum(jsonb_build_object('datum', trim(_datum)), 'datum');
@@ -386,12 +358,13 @@ $$;
 
 -- Coaching and strategy ------------------------------------------------------------------------
 
--- The coach reviews a concept note and establishes it; from then on the client sees it.
-create function beheer.sessienotitie_vaststellen(_org uuid, _id uuid) returns jsonb
+-- The coach reviews a concept note and establishes it; from then on the client sees it. _user:
+-- the coach, named in the log (the pages, /app/sessienotities); the CLI acts as the app.
+create function beheer.sessienotitie_vaststellen(_org uuid, _id uuid, _user text default null) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare n app.sessienotities;
 begin
-  perform beheer.namens(_org, null, 'sessienotitie_vaststellen', jsonb_build_object('id', _id));
+  perform beheer.namens(_org, _user, 'sessienotitie_vaststellen', jsonb_build_object('id', _id));
   select * into n from app.sessienotities x where x.org_id = _org and x.id = _id for update;
   if n.id is null then
     perform app_hidden.ongeldig('id', format('Sessienotitie %s bestaat niet.', _id));

@@ -3,7 +3,7 @@
 -- transaction of each change instead of looked up per task on every read (issue 16: all tasks of
 -- an organisation through the definition within 2x of a plain select).
 -- A task's tag names, sorted as answers show them (kept with tag_tekst by the triggers on
--- app.taak_tags and app.tags, db/260_zoeken.sql).
+-- app.taak_tags and app.tags, db/255_zoektekst.sql).
 alter table app.taken add column tag_namen jsonb not null default '[]';
 alter table app.taken disable trigger user;
 update app.taken t set tag_namen = x.namen
