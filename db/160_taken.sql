@@ -58,14 +58,14 @@ create view app_hidden.def_taken with (security_invoker = true) as
     t.prioriteit_id, t.project_id, t.ouder_id,
     t.eigenaar_user_id, pe.naam as eigenaar_naam,
     t.aangemaakt_door as aangemaakt_door_user_id, pa.naam as aangemaakt_door_naam,
-    coalesce(ks.betekenis, t.stand) as stand, t.stand as stand_waarde,
+    app_hidden.stand_lezen(t.stand) as stand, t.stand as stand_waarde,
     t.deadline, t.week, t.urgentie,
     t.tag_namen as tags,
     b.naam as brand_label,
     t.grootte,
     case when t.inschatting_uren is not null or t.grootte is not null
-         then app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) end as inschatting_uren,
-    app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) as gewicht,
+         then app_hidden.taak_gewicht(t.inschatting_uren, app_hidden.grootte_uren(t.grootte)) end as inschatting_uren,
+    app_hidden.taak_gewicht(t.inschatting_uren, app_hidden.grootte_uren(t.grootte)) as gewicht,
     coalesce(so.besteed_uren, 0) as besteed_uren,
     t.herhalen,
     op.nummer as onder_taak_nummer,
@@ -78,8 +78,6 @@ create view app_hidden.def_taken with (security_invoker = true) as
   left join app.projecten pj on pj.org_id = t.org_id and pj.id = t.project_id
   left join app_hidden.def_personen pe on pe.org_id = t.org_id and pe.user_id = t.eigenaar_user_id
   left join app_hidden.def_personen pa on pa.org_id = t.org_id and pa.user_id = t.aangemaakt_door
-  left join app.keuzes ks on ks.lijst = 'taak_stand' and ks.waarde = t.stand
-  left join app.keuzes kg on kg.lijst = 'grootte' and kg.waarde = t.grootte
   left join app.brand_labels b
     on b.org_id = t.org_id and b.id = coalesce(t.brand_label_id, pr.brand_label_id, pj.brand_label_id)
   left join app_hidden.taak_sommen_alle so on so.org_id = t.org_id and so.taak_id = t.id
