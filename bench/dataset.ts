@@ -238,6 +238,10 @@ export async function ensureDataset(sql: postgres.Sql, log: (line: string) => vo
       // With the triggers off, the organisations' rows of switches (app_hidden.org_toestand,
       // kept by triggers) are made here, as the triggers would have made them.
       await tx`select app_hidden.org_toestand_bijwerken(o.org_id) from app.organisaties o`;
+      // Likewise what each task's other rows add to it (tag names, hours, subtasks: kept by
+      // triggers for the task definition, db/255_zoektekst.sql and db/165_taken_sommen.sql).
+      await tx`select app_hidden.tag_tekst_bijwerken(o.org_id, array(select t.id from app.taken t where t.org_id = o.org_id)),
+                      app_hidden.taak_sommen_opnieuw(o.org_id) from app.organisaties o`;
       const [d] = await tx`
         select (select org_id from app.organisaties where naam = ${BIG_ORG}) as org,
                bench.kwartaal()::text as quarter, (bench.kwartaal() - interval '3 months')::date::text as "previousQuarter",

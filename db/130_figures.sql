@@ -32,11 +32,19 @@ language sql immutable parallel safe as $$
   select case when inschatting_uren > 0 then inschatting_uren else coalesce(grootte_uren, 2) end
 $$;
 
--- A task stand as the read side names it (open, bezig, wacht op feedback, klaar, vervallen):
--- for one value at a time (history, events). Definitions join app.keuzes instead.
+-- A task stand's read-side name (open, bezig, wacht op feedback, klaar, vervallen) and the
+-- hours of a size, from app.keuzes (lists taak_stand and grootte) as constant functions: a CASE
+-- that is inlined, so a definition needs no join per list and no look-up per row. Made again
+-- whenever the reference data changes (db/ is applied again then).
+select app_hidden.constanten_maken('app_hidden.stand_naam', '_stand', 'text',
+  (select jsonb_object_agg(k.waarde, k.betekenis) from app.keuzes k where k.lijst = 'taak_stand'));
+select app_hidden.constanten_maken('app_hidden.grootte_uren', '_grootte', 'numeric',
+  (select jsonb_object_agg(k.waarde, k.betekenis) from app.keuzes k where k.lijst = 'grootte'));
+
+-- A task stand as the read side names it: the stand itself when it has no name.
 create function app_hidden.stand_lezen(stand text) returns text
-language sql stable parallel safe as $$
-  select coalesce(app_hidden.betekenis('taak_stand', stand), stand)
+language sql immutable parallel safe as $$
+  select coalesce(app_hidden.stand_naam(stand), stand)
 $$;
 
 -- Priorities -------------------------------------------------------------------------------

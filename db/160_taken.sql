@@ -28,21 +28,26 @@ begin
 end
 $$;
 
--- The tag names of every task of the caller's organisation, for def_taken, which shows them only
--- for the tasks the caller sees (as app_hidden.taak_tags does for one task). Owned by
--- koers_definer and fenced on the caller's organisation once per statement, so reading a task's
--- tags does not check the tag policy's "task visible" once more per tag.
-create view app_hidden.taak_tagnamen as
-  select tt.org_id, tt.taak_id, g.naam
-  from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
-  where tt.org_id = (select app_hidden.huidige_org());
+-- A task's booked hours (every member's) and its number of subtasks (app_private.taak_sommen,
+-- kept by db/165_taken_sommen.sql), for def_taken. Owned by koers_definer and fenced on the
+-- caller's organisation once per statement; def_taken shows them only for the tasks the caller
+-- sees.
+create view app_hidden.taak_sommen_alle as
+  select s.org_id, s.taak_id, s.besteed_uren, s.subtaken
+  from app_private.taak_sommen s
+  where s.org_id = (select app_hidden.huidige_org());
 
-alter view app_hidden.taak_tagnamen owner to koers_definer;
-grant select on app_hidden.taak_tagnamen to koers_door;
+alter view app_hidden.taak_sommen_alle owner to koers_definer;
+grant select on app_hidden.taak_sommen_alle to koers_door;
 
 -- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
--- every figure, one row per task. Under the caller's RLS (security_invoker); the hours total
--- counts every member's hours (app_hidden.uren_alle). The reads (taken, the writes' results,
+-- every figure, one row per task. Under the caller's RLS (security_invoker). What a task's other
+-- rows add is kept with the task (its tag names, app.taken.tag_namen) or beside it (its hours,
+-- counting every member's, and how many subtasks it has: taak_sommen_alle), so a read of many
+-- tasks looks nothing up per task. A subtask's parent (for its number) is joined among the
+-- tasks that have subtasks only, under the caller's RLS. A parent shows the subtasks the caller
+-- sees: all of them (the stored count) unless some private project is hidden from the caller
+-- (app_hidden.verborgen_projecten, once per statement), when it counts them. The reads (taken, the writes' results,
 -- zoeken) filter, order and shape it; the warehouse reads it as it is.
 create view app_hidden.def_taken with (security_invoker = true) as
   select t.org_id, t.id, t.nummer, t.omschrijving, t.toelichting,
@@ -53,36 +58,32 @@ create view app_hidden.def_taken with (security_invoker = true) as
     t.prioriteit_id, t.project_id, t.ouder_id,
     t.eigenaar_user_id, pe.naam as eigenaar_naam,
     t.aangemaakt_door as aangemaakt_door_user_id, pa.naam as aangemaakt_door_naam,
-    coalesce(ks.betekenis, t.stand) as stand, t.stand as stand_waarde,
+    app_hidden.stand_lezen(t.stand) as stand, t.stand as stand_waarde,
     t.deadline, t.week, t.urgentie,
-    coalesce(tg.tags, '[]') as tags,
+    t.tag_namen as tags,
     b.naam as brand_label,
     t.grootte,
     case when t.inschatting_uren is not null or t.grootte is not null
-         then app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) end as inschatting_uren,
-    app_hidden.taak_gewicht(t.inschatting_uren, kg.betekenis::numeric) as gewicht,
-    coalesce(hu.uren, 0) as besteed_uren,
+         then app_hidden.taak_gewicht(t.inschatting_uren, app_hidden.grootte_uren(t.grootte)) end as inschatting_uren,
+    app_hidden.taak_gewicht(t.inschatting_uren, app_hidden.grootte_uren(t.grootte)) as gewicht,
+    coalesce(so.besteed_uren, 0) as besteed_uren,
     t.herhalen,
-    o.nummer as onder_taak_nummer,
-    st.aantal as subtaken,
+    op.nummer as onder_taak_nummer,
+    case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
+         then (select count(*) from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id)
+         else coalesce(so.subtaken, 0) end as subtaken,
     t.afgerond_op, t.verwijderd_op, t.aangemaakt_op, t.bijgewerkt_op
   from app.taken t
   left join app.prioriteiten pr on pr.org_id = t.org_id and pr.id = t.prioriteit_id
   left join app.projecten pj on pj.org_id = t.org_id and pj.id = t.project_id
   left join app_hidden.def_personen pe on pe.org_id = t.org_id and pe.user_id = t.eigenaar_user_id
   left join app_hidden.def_personen pa on pa.org_id = t.org_id and pa.user_id = t.aangemaakt_door
-  left join app.keuzes ks on ks.lijst = 'taak_stand' and ks.waarde = t.stand
-  left join app.keuzes kg on kg.lijst = 'grootte' and kg.waarde = t.grootte
   left join app.brand_labels b
     on b.org_id = t.org_id and b.id = coalesce(t.brand_label_id, pr.brand_label_id, pj.brand_label_id)
-  left join app.taken o on o.org_id = t.org_id and o.id = t.ouder_id
-  left join lateral (
-    select jsonb_agg(g.naam order by lower(g.naam)) as tags
-    from app_hidden.taak_tagnamen g where g.org_id = t.org_id and g.taak_id = t.id) tg on true
-  left join lateral (
-    select sum(u.uren) as uren from app_hidden.uren_alle u where u.org_id = t.org_id and u.taak_id = t.id) hu on true
-  left join lateral (
-    select count(*) as aantal from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id) st on true;
+  left join app_hidden.taak_sommen_alle so on so.org_id = t.org_id and so.taak_id = t.id
+  left join (select o.org_id, o.id, o.nummer from app_hidden.taak_sommen_alle ps
+             join app.taken o on o.org_id = ps.org_id and o.id = ps.taak_id where ps.subtaken > 0) op
+    on op.org_id = t.org_id and op.id = t.ouder_id;
 
 grant select on app_hidden.def_taken to koers_door, koers_definer;
 

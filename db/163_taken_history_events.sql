@@ -80,137 +80,203 @@ $$;
 create trigger _100_tijden before update on app.taken
   for each row execute function app_hidden.tg_taken__tijden();
 
-create function app_hidden.tg_taken__geschiedenis() returns trigger
+-- History, the next occurrence of a repeating task, and events: once per statement, over the
+-- rows it inserted or updated (transition tables), in the order a trigger per row wrote them
+-- (per task by number, per task in the order of its fields), so a statement that changes many
+-- tasks runs each trigger once.
+create function app_hidden.tg_taken__geschiedenis_nieuw() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
+declare
+  door uuid := app_hidden.wie();
+  tijd timestamptz := app_hidden.nu();
+  aanroep uuid := (app_hidden.beller()).aanroep_id;
 begin
-  if tg_op = 'INSERT' then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'aangemaakt', null, jsonb_build_object(
-      'omschrijving', new.omschrijving, 'stand', app_hidden.stand_lezen(new.stand),
-      'hoort_bij', app_hidden.taak_onderdeel(new.org_id, new.prioriteit_id, new.project_id)));
-    if new.ouder_id is not null then
-      perform app_hidden.geschiedenis(new.org_id, new.ouder_id, 'subtaken', null,
-        jsonb_build_object('nummer', new.nummer, 'omschrijving', new.omschrijving));
-    end if;
-    return null;
-  end if;
-  if new.stand is distinct from old.stand then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'stand',
-      to_jsonb(app_hidden.stand_lezen(old.stand)), to_jsonb(app_hidden.stand_lezen(new.stand)));
-  end if;
-  if new.eigenaar_user_id is distinct from old.eigenaar_user_id then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'eigenaar',
-      app_hidden.persoon(old.org_id, old.eigenaar_user_id), app_hidden.persoon(new.org_id, new.eigenaar_user_id));
-  end if;
-  if new.deadline is distinct from old.deadline then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'deadline', to_jsonb(old.deadline), to_jsonb(new.deadline));
-  end if;
-  if new.week is distinct from old.week then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'week', to_jsonb(old.week), to_jsonb(new.week));
-  end if;
-  if new.omschrijving is distinct from old.omschrijving then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'titel', to_jsonb(old.omschrijving), to_jsonb(new.omschrijving));
-  end if;
-  if new.toelichting is distinct from old.toelichting then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'toelichting', to_jsonb(old.toelichting), to_jsonb(new.toelichting));
-  end if;
-  if new.verwijderd_op is not null and old.verwijderd_op is null then
-    perform app_hidden.geschiedenis(new.org_id, new.id, 'verwijderd', null, to_jsonb(new.verwijderd_op));
-  end if;
+  insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+  select n.org_id, x.taak_id, x.soort, door, tijd, null, x.nieuw, aanroep
+  from nieuw n
+  cross join lateral (values
+    (1, n.id, 'aangemaakt', jsonb_build_object('omschrijving', n.omschrijving, 'stand', app_hidden.stand_lezen(n.stand),
+                                               'hoort_bij', app_hidden.taak_onderdeel(n.org_id, n.prioriteit_id, n.project_id))),
+    (2, n.ouder_id, 'subtaken', jsonb_build_object('nummer', n.nummer, 'omschrijving', n.omschrijving))) x (nr, taak_id, soort, nieuw)
+  where x.taak_id is not null
+  order by n.nummer, x.nr;
   return null;
 end
 $$;
-create trigger _500_geschiedenis after insert or update on app.taken
-  for each row execute function app_hidden.tg_taken__geschiedenis();
+create trigger _500_geschiedenis_nieuw after insert on app.taken referencing new table as nieuw
+  for each statement execute function app_hidden.tg_taken__geschiedenis_nieuw();
+
+create function app_hidden.tg_taken__geschiedenis_gewijzigd() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  door uuid := app_hidden.wie();
+  tijd timestamptz := app_hidden.nu();
+  aanroep uuid := (app_hidden.beller()).aanroep_id;
+begin
+  insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+  select n.org_id, n.id, x.soort, door, tijd, x.oud, x.nieuw, aanroep
+  from oud o join nieuw n on n.org_id = o.org_id and n.id = o.id
+  cross join lateral (
+    select 1, 'stand', to_jsonb(app_hidden.stand_lezen(o.stand)), to_jsonb(app_hidden.stand_lezen(n.stand))
+    where n.stand is distinct from o.stand
+    union all
+    select 2, 'eigenaar', app_hidden.persoon(o.org_id, o.eigenaar_user_id), app_hidden.persoon(n.org_id, n.eigenaar_user_id)
+    where n.eigenaar_user_id is distinct from o.eigenaar_user_id
+    union all
+    select 3, 'deadline', to_jsonb(o.deadline), to_jsonb(n.deadline) where n.deadline is distinct from o.deadline
+    union all
+    select 4, 'week', to_jsonb(o.week), to_jsonb(n.week) where n.week is distinct from o.week
+    union all
+    select 5, 'titel', to_jsonb(o.omschrijving), to_jsonb(n.omschrijving) where n.omschrijving is distinct from o.omschrijving
+    union all
+    select 6, 'toelichting', to_jsonb(o.toelichting), to_jsonb(n.toelichting) where n.toelichting is distinct from o.toelichting
+    union all
+    select 7, 'verwijderd', null, to_jsonb(n.verwijderd_op) where n.verwijderd_op is not null and o.verwijderd_op is null
+  ) x (nr, soort, oud, nieuw)
+  order by n.nummer, x.nr;
+  return null;
+end
+$$;
+create trigger _500_geschiedenis_gewijzigd after update on app.taken referencing old table as oud new table as nieuw
+  for each statement execute function app_hidden.tg_taken__geschiedenis_gewijzigd();
 
 -- A repeating task that is done gets its next occurrence, unless its priority is completed.
 create function app_hidden.tg_taken__herhalen() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
 declare
+  t record;
   stap interval;
   volgende uuid;
 begin
-  if new.herhalen is null or new.ouder_id is not null or new.stand <> 'voltooid' or old.stand = 'voltooid'
-     or exists (select 1 from app.prioriteiten p where p.org_id = new.org_id and p.id = new.prioriteit_id
-                and p.afgerond_op is not null) then
-    return null;
-  end if;
-  stap := app_hidden.betekenis('herhalen', new.herhalen)::interval;
-  perform set_config('koers.automatisch', 'ja', true);
-  insert into app.taken (org_id, omschrijving, toelichting, prioriteit_id, project_id, eigenaar_user_id, aangemaakt_door,
-                         deadline, week, urgentie, brand_label_id, grootte, inschatting_uren, herhalen, herhaling_van)
-  values (new.org_id, new.omschrijving, new.toelichting, new.prioriteit_id, new.project_id, new.eigenaar_user_id,
-          new.aangemaakt_door, (coalesce(new.deadline, app_hidden.vandaag(new.org_id)) + stap)::date,
-          case when new.week is not null then app_hidden.iso_week((app_hidden.week_maandag(new.week) + stap)::date) end,
-          new.urgentie, new.brand_label_id, new.grootte, new.inschatting_uren, new.herhalen, new.id)
-  returning id into volgende;
-  insert into app.taak_tags (org_id, taak_id, tag_id)
-  select org_id, volgende, tag_id from app.taak_tags where org_id = new.org_id and taak_id = new.id;
-  perform set_config('koers.automatisch', '', true);
+  for t in
+    select n.* from oud o join nieuw n on n.org_id = o.org_id and n.id = o.id
+    where n.herhalen is not null and n.ouder_id is null and n.stand = 'voltooid' and o.stand <> 'voltooid'
+      and not exists (select 1 from app.prioriteiten p where p.org_id = n.org_id and p.id = n.prioriteit_id
+                      and p.afgerond_op is not null)
+    order by n.nummer
+  loop
+    stap := app_hidden.betekenis('herhalen', t.herhalen)::interval;
+    perform set_config('koers.automatisch', 'ja', true);
+    insert into app.taken (org_id, omschrijving, toelichting, prioriteit_id, project_id, eigenaar_user_id, aangemaakt_door,
+                           deadline, week, urgentie, brand_label_id, grootte, inschatting_uren, herhalen, herhaling_van)
+    values (t.org_id, t.omschrijving, t.toelichting, t.prioriteit_id, t.project_id, t.eigenaar_user_id,
+            t.aangemaakt_door, (coalesce(t.deadline, app_hidden.vandaag(t.org_id)) + stap)::date,
+            case when t.week is not null then app_hidden.iso_week((app_hidden.week_maandag(t.week) + stap)::date) end,
+            t.urgentie, t.brand_label_id, t.grootte, t.inschatting_uren, t.herhalen, t.id)
+    returning id into volgende;
+    insert into app.taak_tags (org_id, taak_id, tag_id)
+    select org_id, volgende, tag_id from app.taak_tags where org_id = t.org_id and taak_id = t.id;
+    perform set_config('koers.automatisch', '', true);
+  end loop;
   return null;
 end
 $$;
-create trigger _800_herhalen after update of stand on app.taken
-  for each row execute function app_hidden.tg_taken__herhalen();
+create trigger _800_herhalen after update on app.taken referencing old table as oud new table as nieuw
+  for each statement execute function app_hidden.tg_taken__herhalen();
 
-create function app_hidden.tg_taken__gebeurtenis() returns trigger
+create function app_hidden.tg_taken__gebeurtenis_nieuw() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
+declare t app.taken;
 begin
-  if tg_op = 'INSERT' then
-    perform app_hidden.taak_gebeurtenis('taak.aangemaakt', new);
-  elsif new.stand = 'voltooid' and old.stand <> 'voltooid' then
-    perform app_hidden.taak_gebeurtenis('taak.klaar', new);
-  elsif (new.omschrijving, new.deadline, new.eigenaar_user_id, new.stand, new.week, new.brand_label_id)
-        is distinct from (old.omschrijving, old.deadline, old.eigenaar_user_id, old.stand, old.week, old.brand_label_id) then
-    perform app_hidden.taak_gebeurtenis('taak.gewijzigd', new);
-  end if;
+  for t in select n.* from nieuw n order by n.nummer loop
+    perform app_hidden.taak_gebeurtenis('taak.aangemaakt', t);
+  end loop;
   return null;
 end
 $$;
-create trigger _900_gebeurtenis after insert or update on app.taken
-  for each row execute function app_hidden.tg_taken__gebeurtenis();
+create trigger _900_gebeurtenis_nieuw after insert on app.taken referencing new table as nieuw
+  for each statement execute function app_hidden.tg_taken__gebeurtenis_nieuw();
+
+create function app_hidden.tg_taken__gebeurtenis_gewijzigd() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  rijen app.taken[];
+  soorten text[];
+begin
+  select array_agg(x.n order by x.nummer), array_agg(x.soort order by x.nummer) into rijen, soorten
+  from (select n, n.nummer,
+          case when n.stand = 'voltooid' and o.stand <> 'voltooid' then 'taak.klaar'
+               when (n.omschrijving, n.deadline, n.eigenaar_user_id, n.stand, n.week, n.brand_label_id)
+                    is distinct from (o.omschrijving, o.deadline, o.eigenaar_user_id, o.stand, o.week, o.brand_label_id)
+               then 'taak.gewijzigd' end as soort
+        from oud o join nieuw n on n.org_id = o.org_id and n.id = o.id) x
+  where x.soort is not null;
+  for i in 1 .. coalesce(cardinality(rijen), 0) loop
+    perform app_hidden.taak_gebeurtenis(soorten[i], rijen[i]);
+  end loop;
+  return null;
+end
+$$;
+create trigger _900_gebeurtenis_gewijzigd after update on app.taken referencing old table as oud new table as nieuw
+  for each statement execute function app_hidden.tg_taken__gebeurtenis_gewijzigd();
 
 -- Tags and attachments: one history entry per task per transaction, with the tags before and
--- after; a tag change is a taak.gewijzigd.
+-- after; a tag change is a taak.gewijzigd. Tags once per statement (transition tables), per task
+-- it changed: the tags before it are those after it without what it added, or with what it
+-- removed.
 create function app_hidden.tg_taak_tags__geschiedenis() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
 declare
-  r app.taak_tags := case when tg_op = 'DELETE' then old else new end;
-  nu_tags jsonb := app_hidden.taak_tags(r.org_id, r.taak_id);
-  tag text := (select t.naam from app.tags t where t.org_id = r.org_id and t.id = r.tag_id);
+  rijen app.taak_tags[];
+  r record;
+  nu_tags jsonb;
   t app.taken;
 begin
-  select * into t from app.taken x where x.org_id = r.org_id and x.id = r.taak_id;
-  -- A new task's first tags are part of its creation, not a change.
-  update app.taak_geschiedenis g set nieuw = g.nieuw || jsonb_build_object('tags', nu_tags)
-  where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
-  if found then return null; end if;
-  update app.taak_geschiedenis g set nieuw = nu_tags
-  where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'tags';
-  if not found then
-    -- The tags before this transaction: undo the change this row made.
-    perform app_hidden.geschiedenis(r.org_id, r.taak_id, 'tags',
-      case when tg_op = 'DELETE'
-           then (select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags || to_jsonb(tag)) x)
-           else coalesce((select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags) x where x <> tag), '[]') end,
-      nu_tags);
+  if tg_op = 'INSERT' then
+    select array_agg(n) into rijen from nieuw n;
+  else
+    select array_agg(o) into rijen from oud o;
   end if;
-  perform app_hidden.taak_gebeurtenis('taak.gewijzigd', t);
+  for r in
+    select x.org_id, x.taak_id, array_agg(g.naam) as namen
+    from unnest(rijen) x join app.tags g on g.org_id = x.org_id and g.id = x.tag_id
+    group by x.org_id, x.taak_id order by x.org_id, x.taak_id
+  loop
+    nu_tags := app_hidden.taak_tags(r.org_id, r.taak_id);
+    -- A new task's first tags are part of its creation, not a change.
+    update app.taak_geschiedenis g set nieuw = g.nieuw || jsonb_build_object('tags', nu_tags)
+    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
+    continue when found;
+    update app.taak_geschiedenis g set nieuw = nu_tags
+    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'tags';
+    if not found then
+      -- The tags before this transaction: undo what this statement did.
+      perform app_hidden.geschiedenis(r.org_id, r.taak_id, 'tags',
+        case when tg_op = 'DELETE'
+             then (select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags || to_jsonb(r.namen)) x)
+             else coalesce((select jsonb_agg(x order by lower(x)) from jsonb_array_elements_text(nu_tags) x
+                            where x <> all (r.namen)), '[]') end,
+        nu_tags);
+    end if;
+    select * into t from app.taken x where x.org_id = r.org_id and x.id = r.taak_id;
+    perform app_hidden.taak_gebeurtenis('taak.gewijzigd', t);
+  end loop;
   return null;
 end
 $$;
-create trigger _500_geschiedenis after insert or delete on app.taak_tags
-  for each row execute function app_hidden.tg_taak_tags__geschiedenis();
+create trigger _500_geschiedenis_nieuw after insert on app.taak_tags referencing new table as nieuw
+  for each statement execute function app_hidden.tg_taak_tags__geschiedenis();
+create trigger _500_geschiedenis_weg after delete on app.taak_tags referencing old table as oud
+  for each statement execute function app_hidden.tg_taak_tags__geschiedenis();
 
 create function app_hidden.tg_bijlagen__geschiedenis() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
+declare
+  door uuid := app_hidden.wie();
+  tijd timestamptz := app_hidden.nu();
+  aanroep uuid := (app_hidden.beller()).aanroep_id;
 begin
   if tg_op = 'DELETE' then
-    perform app_hidden.geschiedenis(old.org_id, old.taak_id, 'bijlagen', jsonb_build_object('naam', old.naam), null);
+    insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+    select o.org_id, o.taak_id, 'bijlagen', door, tijd, jsonb_build_object('naam', o.naam), null, aanroep from oud o;
   else
-    perform app_hidden.geschiedenis(new.org_id, new.taak_id, 'bijlagen', null, jsonb_build_object('naam', new.naam));
+    insert into app.taak_geschiedenis (org_id, taak_id, soort, door_user_id, tijdstip, oud, nieuw, aanroep_id)
+    select n.org_id, n.taak_id, 'bijlagen', door, tijd, null, jsonb_build_object('naam', n.naam), aanroep from nieuw n;
   end if;
   return null;
 end
 $$;
-create trigger _500_geschiedenis after insert or delete on app.bijlagen
-  for each row execute function app_hidden.tg_bijlagen__geschiedenis();
+create trigger _500_geschiedenis_nieuw after insert on app.bijlagen referencing new table as nieuw
+  for each statement execute function app_hidden.tg_bijlagen__geschiedenis();
+create trigger _500_geschiedenis_weg after delete on app.bijlagen referencing old table as oud
+  for each statement execute function app_hidden.tg_bijlagen__geschiedenis();

@@ -36,8 +36,9 @@ declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();
   gekozen text := coalesce(app_hidden.param_week(p, 'week', org, false), app_hidden.iso_week(app_hidden.vandaag(org)));
-  alles boolean := app_hidden.mijn_recht('weektaken') = 'alles';
 begin
+  -- Whether the caller sees every board is worked out inside the statement (once), so its plan
+  -- is the same for every role.
   return jsonb_build_object('week', gekozen, 'borden', coalesce((
     select jsonb_agg(jsonb_build_object('persoon', pe.persoon, 'taken', coalesce(b.taken, '[]')) order by pe.naam, pe.user_id)
     from app.lidmaatschappen l
@@ -49,7 +50,8 @@ begin
       from app_hidden.def_weektaken w
       where w.org_id = org and w.week = gekozen
       group by w.persoon_user_id) b on b.persoon_user_id = l.user_id
-    where l.org_id = org and l.actief and (l.user_id = ik or (alles and b.persoon_user_id is not null))), '[]'));
+    where l.org_id = org and l.actief
+      and (l.user_id = ik or ((select app_hidden.mijn_recht('weektaken')) = 'alles' and b.persoon_user_id is not null))), '[]'));
 end
 $$;
 

@@ -22,20 +22,22 @@ begin
 end
 $$;
 
--- A task's tag names in app.taken.tag_tekst, so they are in its search vector, and in lower
--- case in tag_sleutels for the tags filter ------------------------------------------------
+-- A task's tag names in app.taken.tag_tekst, so they are in its search vector, in lower
+-- case in tag_sleutels for the tags filter, and as answers list them in tag_namen (for
+-- app_hidden.def_taken) ----------------------------------------------------------------------
 
 create function app_hidden.tag_tekst_bijwerken(_org uuid, _taken uuid[]) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin
-  update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels
-  from (select i as id, g.namen, g.sleutels
+  update app.taken t set tag_tekst = x.namen, tag_sleutels = x.sleutels, tag_namen = x.lijst
+  from (select i as id, g.namen, g.sleutels, coalesce(g.lijst, '[]') as lijst
         from unnest(_taken) i,
         lateral (select string_agg(n.naam, ' ' order by lower(n.naam)) as namen,
-                        array_agg(lower(n.naam) order by lower(n.naam)) as sleutels
+                        array_agg(lower(n.naam) order by lower(n.naam)) as sleutels,
+                        jsonb_agg(n.naam order by lower(n.naam)) as lijst
                  from app.taak_tags tt join app.tags n on n.org_id = tt.org_id and n.id = tt.tag_id
                  where tt.org_id = _org and tt.taak_id = i) g) x
-  where t.org_id = _org and t.id = x.id and t.tag_tekst is distinct from x.namen;
+  where t.org_id = _org and t.id = x.id and (t.tag_tekst, t.tag_namen) is distinct from (x.namen, x.lijst);
 end
 $$;
 

@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(62);
+select plan(70);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -153,9 +153,52 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
           + (select count(*) from app_hidden.def_weektaken where org_id = %1$L) + (select count(*) from app_hidden.def_taak_geschiedenis where org_id = %1$L)
           + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
           + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
-          + (select count(*) from app_hidden.taak_tagnamen where org_id = %1$L))$$,
+          + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L))$$,
             :'org')),
           '0'::jsonb, 'another organisation''s owner sees no row of this one through the planning definitions');
+
+-- What def_taken reads from stored sums (tag names on the task, hours and subtasks beside it)
+-- equals what a count over the rows gives, after every kind of change.
+create function pg_temp.sommen_fout(_org uuid) returns bigint language sql as $$
+  select count(*) from app.taken t
+  left join app_private.taak_sommen s on s.org_id = t.org_id and s.taak_id = t.id
+  where t.org_id = _org
+    and ((coalesce(s.besteed_uren, 0), coalesce(s.subtaken, 0), t.tag_namen)
+         is distinct from
+         (coalesce((select sum(u.uren) from app.uren u where u.org_id = t.org_id and u.taak_id = t.id), 0),
+          (select count(*)::integer from app.taken c where c.org_id = t.org_id and c.ouder_id = t.id),
+          coalesce((select jsonb_agg(g.naam order by lower(g.naam)) from app.taak_tags tt
+                    join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
+                    where tt.org_id = t.org_id and tt.taak_id = t.id), '[]')))
+$$;
+select is(pg_temp.sommen_fout(:'org'), 0::bigint, 'stored sums: as counted, for the world as set up');
+select tests.taak(:'org', :'prio', 'open') as som \gset
+insert into app.uren (org_id, user_id, datum, uren, taak_id)
+values (:'org', :'lid', date '2026-05-12', 1.50, :'som'), (:'org', :'mt', date '2026-05-12', 2, :'som');
+insert into app.uren (org_id, user_id, datum, uren, taak_id) values (:'org', :'lid', date '2026-05-13', 0.25, :'som');
+select is(pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(besteed_uren) from app_hidden.def_taken where id = %L$$, :'som')),
+          '3.75'::jsonb, 'def_taken: hours booked in two statements, by two members, all count');
+delete from app.uren where org_id = :'org' and taak_id = :'som' and uren = 1.50;
+select is(pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(besteed_uren) from app_hidden.def_taken where id = %L$$, :'som')),
+          '2.25'::jsonb, 'def_taken: a deleted hour no longer counts');
+update app.uren set taak_id = :'taak' where org_id = :'org' and taak_id = :'som' and uren = 0.25;
+select is(pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(besteed_uren) from app_hidden.def_taken where id = %L$$, :'som')),
+          '2'::jsonb, 'def_taken: an hour moved to another task counts there, and the total is a sum''s (no trailing decimals)');
+-- Subtasks: one visible to all, one in the private project (only its members count it).
+select tests.taak(:'org', :'prio', 'open', _ouder => :'som') is not null as sub1 \gset
+insert into app.taken (org_id, omschrijving, project_id, ouder_id, eigenaar_user_id, aangemaakt_door)
+values (:'org', 'Geheime subtaak', :'geheim', :'som', :'lid', :'eigenaar');
+select is(pg_temp.als(:'org', r, format($$select to_jsonb(subtaken) from app_hidden.def_taken where id = %L$$, :'som')),
+          to_jsonb(case when r = 'admin' then 1 else 2 end), format('def_taken as %s: the subtasks that role sees', r))
+from unnest(array['lid', 'admin']) r;
+-- Tags: added, renamed, removed.
+insert into app.tags (org_id, naam) values (:'org', 'zeta'), (:'org', 'Alfa');
+insert into app.taak_tags (org_id, taak_id, tag_id) select :'org', :'som', g.id from app.tags g where g.org_id = :'org' and g.naam in ('zeta', 'Alfa');
+update app.tags set naam = 'Bèta' where org_id = :'org' and naam = 'zeta';
+select is(pg_temp.als(:'org', 'mt', format($$select tags from app_hidden.def_taken where id = %L$$, :'som')),
+          '["Alfa", "Bèta"]'::jsonb, 'def_taken: tags as named now, in order');
+delete from app.taak_tags tt using app.tags g where tt.org_id = :'org' and tt.taak_id = :'som' and g.org_id = tt.org_id and g.id = tt.tag_id and g.naam = 'Alfa';
+select is(pg_temp.sommen_fout(:'org'), 0::bigint, 'stored sums: as counted, after hours, subtasks and tags changed');
 
 select * from finish();
 rollback;

@@ -5,6 +5,7 @@
 // must give a correct answer, and no answer may be a 500.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import postgres from "postgres";
 import { request, setupWorld, writeTwoStep, type HttpResult, type Member } from "./helpers.ts";
 
 const NOW = "2026-05-14T10:00:00+02:00";
@@ -249,5 +250,38 @@ describe("creations confirmed at once", () => {
   it("tasks created at once get distinct numbers", async () => {
     const numbers = await o.db.sql`select nummer from app.taken where org_id = ${o.w.org}`;
     assert.equal(new Set(numbers.map((r) => r.nummer)).size, numbers.length);
+  });
+});
+
+describe("hours booked on one task by two transactions at once", () => {
+  it("both count in the task's besteed_uren: the second waits for the first and counts its hours too", async () => {
+    const task = await newTask({ omschrijving: "Uren tegelijk" });
+    // Two connections of their own (as the app or an import books hours), each one transaction.
+    const a = postgres(o.db.url, { max: 1, onnotice: () => {} }), b = postgres(o.db.url, { max: 1, onnotice: () => {} });
+    const book = (c: typeof a, uren: number, who: Member) => c`insert into app.uren (org_id, user_id, datum, uren, taak_id)
+      values (${o.w.org}, ${who.user_id}, '2026-05-13', ${uren}, ${task.id})`;
+    try {
+      const [{ pid }] = await b`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
+      await a`begin`;
+      await b`begin`;
+      await book(a, 1.5, members().lid);
+      const second = book(b, 2.25, members().mt).execute();
+      // The second transaction's statement waits on the first's lock of the task (not merely
+      // ran later): without the lock its count would miss the first one's hours.
+      let waiting = false;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const [s] = await o.db.sql`select wait_event_type from pg_stat_activity where pid = ${pid}`;
+        waiting = s?.wait_event_type === "Lock";
+        if (!waiting) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(waiting, "the second booking waits for the first transaction");
+      await a`commit`;
+      await second;
+      await b`commit`;
+    } finally {
+      await a.end();
+      await b.end();
+    }
+    assert.equal((await readTask(task.nummer)).besteed_uren, 3.75);
   });
 });
