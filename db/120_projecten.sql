@@ -60,8 +60,7 @@ create view app_hidden.project_weergaven with (security_invoker = true) as
   select d.org_id, d.id, d.lopend, d.deadline, d.titel,
     jsonb_build_object(
       'id', d.id, 'titel', d.titel, 'omschrijving', d.omschrijving,
-      'eigenaar', case when d.eigenaar_naam is not null
-                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
       'looptijd', jsonb_build_object('van', d.startdatum, 'tot', d.deadline),
       'besloten', d.besloten, 'open_taken', d.open_taken, 'uren', d.uren) as weergave
   from app_hidden.def_projecten d;

@@ -72,8 +72,7 @@ create view app_hidden.prioriteit_weergaven with (security_invoker = true) as
   select d.org_id, d.id, d.kwartaal_start, d.team_id, d.stand, d.deadline, d.eigenaar_naam, d.titel,
     jsonb_build_object(
       'id', d.id, 'titel', d.titel, 'soort', d.soort, 'omschrijving', d.omschrijving,
-      'eigenaar', case when d.eigenaar_naam is not null
-                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
       'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
       'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
       || case when (select exists (select 1 from app.teams t where t.org_id = (select app_hidden.huidige_org())))
@@ -86,9 +85,13 @@ grant select on app_hidden.prioriteit_weergaven to koers_door, koers_definer;
 
 -- One priority as answers show it (the writes' results, the app).
 create function app_hidden.prioriteit_weergave(_org uuid, _id uuid) returns jsonb
-language sql stable as $$
-  select w.weergave from app_hidden.prioriteit_weergaven w where w.org_id = _org and w.id = _id
-    and w.org_id = (select app_hidden.huidige_org())
+language plpgsql stable set search_path = '' as $$
+begin
+  -- PL/pgSQL for its plan, kept for the session: a SQL function holding a query is planned anew
+  -- at every call, and planning the definition costs more than running it for one row.
+  return (select w.weergave from app_hidden.prioriteit_weergaven w where w.org_id = _org and w.id = _id
+            and w.org_id = (select app_hidden.huidige_org()));
+end
 $$;
 
 -- The figures of one priority, for callers without the doors' grants: only about the caller's

@@ -73,8 +73,7 @@ language sql stable as $$
   select d.org_id, d.id, d.naam, d.actief, d.team_id,
     jsonb_build_object(
       'id', d.id, 'naam', d.naam, 'eenheid', d.eenheid,
-      'eigenaar', case when d.eigenaar_naam is not null
-                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
+      'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
       'meetsoort', d.meetsoort, 'cadans', d.cadans, 'lager_is_beter', d.lager_is_beter,
       'kwartaaldoel', d.kwartaaldoel, 'huidige_stand', d.huidige_stand, 'lijn', d.lijn,
       'stoplicht', d.stoplicht, 'bereikt', d.bereikt, 'laatste_periode', d.laatste_periode)
@@ -87,9 +86,13 @@ $$;
 
 -- One KPI in one quarter as answers show it (the writes' results, the app).
 create function app_hidden.kpi_weergave(_org uuid, _id uuid, _kwartaal date) returns jsonb
-language sql stable as $$
-  select w.weergave from app_hidden.kpi_weergaven(_kwartaal) w where w.org_id = _org and w.id = _id
-    and w.org_id = (select app_hidden.huidige_org())
+language plpgsql stable set search_path = '' as $$
+begin
+  -- PL/pgSQL for its plan, kept for the session: a SQL function holding a query is planned anew
+  -- at every call, and planning the definition costs more than running it for one row.
+  return (select w.weergave from app_hidden.kpi_weergaven(_kwartaal) w where w.org_id = _org and w.id = _id
+            and w.org_id = (select app_hidden.huidige_org()));
+end
 $$;
 
 create function api.kpi_scorebord(p jsonb) returns jsonb

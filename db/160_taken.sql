@@ -96,10 +96,8 @@ create view app_hidden.taak_weergaven with (security_invoker = true) as
       'hoort_bij', case when d.hoort_bij_soort = 'los' then jsonb_build_object('soort', 'los')
                         when d.hoort_bij_titel is not null
                         then jsonb_build_object('soort', d.hoort_bij_soort, 'id', d.hoort_bij_id, 'titel', d.hoort_bij_titel) end,
-      'eigenaar', case when d.eigenaar_naam is not null
-                       then jsonb_build_object('user_id', d.eigenaar_user_id, 'naam', d.eigenaar_naam) end,
-      'aangemaakt_door', case when d.aangemaakt_door_naam is not null
-                              then jsonb_build_object('user_id', d.aangemaakt_door_user_id, 'naam', d.aangemaakt_door_naam) end,
+      'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
+      'aangemaakt_door', app_hidden.persoon_weergave(d.aangemaakt_door_user_id, d.aangemaakt_door_naam),
       'stand', d.stand, 'deadline', d.deadline, 'week', d.week, 'urgentie', d.urgentie,
       'tags', d.tags, 'brand_label', d.brand_label, 'grootte', d.grootte,
       'inschatting_uren', d.inschatting_uren, 'besteed_uren', d.besteed_uren, 'herhalen', d.herhalen,
@@ -111,9 +109,13 @@ grant select on app_hidden.taak_weergaven to koers_door, koers_definer;
 -- One task as every answer shows it (the writes' results, the app): null when the caller may
 -- not see it.
 create function app_hidden.taak_weergave(_org uuid, _id uuid) returns jsonb
-language sql stable as $$
-  select w.weergave from app_hidden.taak_weergaven w where w.org_id = _org and w.id = _id
-    and w.org_id = (select app_hidden.huidige_org())
+language plpgsql stable set search_path = '' as $$
+begin
+  -- PL/pgSQL for its plan, kept for the session: a SQL function holding a query is planned anew
+  -- at every call, and planning the definition costs more than running it for one row.
+  return (select w.weergave from app_hidden.taak_weergaven w where w.org_id = _org and w.id = _id
+            and w.org_id = (select app_hidden.huidige_org()));
+end
 $$;
 
 -- A task's history, newest first as taak_geschiedenis shows it: every entry of every task the
@@ -186,8 +188,7 @@ begin
     select jsonb_build_object('taak', jsonb_build_object('id', t.id, 'nummer', t.nummer, 'omschrijving', t.omschrijving),
       'geschiedenis', coalesce((
         select jsonb_agg(jsonb_build_object('soort', g.soort,
-                           'door', case when g.door_naam is not null
-                                        then jsonb_build_object('user_id', g.door_user_id, 'naam', g.door_naam) end,
+                           'door', app_hidden.persoon_weergave(g.door_user_id, g.door_naam),
                            'tijdstip', g.tijdstip, 'oud', g.oud, 'nieuw', g.nieuw)
                          order by g.tijdstip desc, g.id desc)
         from app_hidden.def_taak_geschiedenis g where g.org_id = org and g.taak_id = t.id), '[]'))
