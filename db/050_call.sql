@@ -107,9 +107,13 @@ begin
   if c.limiet is not null then
     tempo := jsonb_build_object('beleid', case when c.geldig then 'sleutel' else 'adres' end,
       'q', c.limiet, 'w', venster, 'r', greatest(c.limiet - c.geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
-    -- Counts of windows that have ended, now and then.
+    -- Counts of windows that have ended, now and then. Rows another call holds (its own count,
+    -- being updated, or a cleanup of its own) are left for the next time: waiting for them
+    -- could deadlock two calls that clean up at once.
     if c.geteld = 1 and random() < 0.01 then
-      delete from app_private.tempo t where t.tot < extract(epoch from _begonnen);
+      delete from app_private.tempo t
+      where (t.wie, t.pid) in (select x.wie, x.pid from app_private.tempo x
+                               where x.tot < extract(epoch from _begonnen) for update skip locked);
     end if;
   end if;
 
