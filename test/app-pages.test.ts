@@ -541,6 +541,11 @@ describe("other people on the pages", () => {
     const big = await fetch(`${base}/app/aanmelden`, { method: "POST", body: `email=${"a".repeat(70 * 1024)}`,
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base } });
     assert.equal(big.status, 413);
+    // A NUL character cannot be stored: refused naming the field, before it reaches the database.
+    const nul = await fetch(`${base}/app/aanmelden`, { method: "POST", body: "email=a%00b%40c.test&wachtwoord=z",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base } });
+    assert.equal(nul.status, 400);
+    assert.match(await nul.text(), /email/);
   });
 
   it("ten wrong passwords for an address block its sign-in for a while", async () => {

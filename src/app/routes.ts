@@ -38,8 +38,14 @@ export async function mountApp(app: FastifyInstance, sql: Sql, options: AppOptio
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 },
-      (_req, body, done) => done(null, parseForm(body as string)));
-    scope.setErrorHandler(async (err: Error & { statusCode?: number }, req, reply) => {
+      (_req, body, done) => {
+        try {
+          done(null, parseForm(body as string));
+        } catch (e) {
+          done(e as Error);
+        }
+      });
+    scope.setErrorHandler(async (err: Error & { statusCode?: number; bericht?: string }, req, reply) => {
       if (unavailable(err)) {
         reply.header("retry-after", String(RETRY_AFTER_SECONDS));
         return sendPage(reply, 503, page("Even geduld", "<p>Koers kan de database even niet bereiken. Probeer het over een paar seconden opnieuw.</p>"));
@@ -47,7 +53,7 @@ export async function mountApp(app: FastifyInstance, sql: Sql, options: AppOptio
       const status = (err.statusCode ?? 500) < 500 ? err.statusCode! : 500;
       if (status >= 500) req.log.error(err);
       return sendPage(reply, status, page("Dat lukte niet", status < 500
-        ? "<p>Dit formulier is niet goed verstuurd. Ga terug en probeer het opnieuw.</p>"
+        ? `<p>${err.bericht ? `${escape(err.bericht)} ` : ""}Dit formulier is niet goed verstuurd. Ga terug en probeer het opnieuw.</p>`
         : "<p>Er ging iets mis aan onze kant. Probeer het later opnieuw.</p>"));
     });
     const form0 = (body: unknown): Form => (body && typeof body === "object" ? body : {}) as Form;

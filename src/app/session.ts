@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Sql } from "../db/connection.ts";
+import { checkStorable } from "../http-input.ts";
 import { PAGE_HEADERS, cookieValue } from "../oauth/provider.ts";
 import { randomSecret, sha256 } from "../oauth/tokens.ts";
 
@@ -128,13 +129,19 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export type Form = Record<string, string | string[]>;
 
-/** A form body (application/x-www-form-urlencoded); a field given twice (checkboxes) becomes a list. */
+/**
+ * A form body (application/x-www-form-urlencoded); a field given twice (checkboxes) becomes a list.
+ * A field PostgreSQL cannot store (a NUL character) is refused here, naming it, as the doors
+ * refuse it (src/http-input.ts): 400, before anything reaches the database.
+ */
 export function parseForm(body: string): Form {
   const out: Form = {};
   for (const [k, v] of new URLSearchParams(body)) {
     const had = out[k];
     out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
   }
+  const checked = checkStorable(out);
+  if (!checked.ok) throw Object.assign(new Error(checked.error.bericht), { statusCode: 400, bericht: checked.error.bericht });
   return out;
 }
 
