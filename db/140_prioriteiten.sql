@@ -94,16 +94,6 @@ begin
 end
 $$;
 
--- The figures of one priority, for callers without the doors' grants: only about the caller's
--- own organisation (voortgang and verstreken in percent, as def_prioriteiten has them).
-create function app_hidden.prioriteit_cijfers(_org uuid, _id uuid,
-  out voortgang numeric, out verstreken numeric, out stand text, out startdatum date, out deadline date, out afgerond boolean)
-language sql stable security definer set search_path = '' as $$
-  select d.voortgang, d.verstreken, d.stand, d.startdatum, d.deadline, d.afgerond
-  from app_hidden.def_prioriteiten d
-  where d.org_id = _org and d.id = _id and app_hidden.eigen_org(_org)
-$$;
-
 create function api.prioriteiten(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare

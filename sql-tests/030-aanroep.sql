@@ -56,8 +56,8 @@ reset role;
 select is((select count(*)::int from app_private.aanroepen where status = 999 or fout_code = 'vervalst'), 0,
   'the door cannot rewrite the call log');
 set local role koers_door;
-select is((select stand from app_hidden.prioriteit_cijfers(:'beta', (select id from app.prioriteiten where org_id = :'beta' limit 1))),
-  null, 'figures of another organisation stay empty, even asked directly');
+select is(app_hidden.persoon(:'beta', (select user_id from app.lidmaatschappen where org_id = :'beta' limit 1)),
+  null, 'people of another organisation stay unnamed, even asked directly');
 select is(app_hidden.taak_tags(:'beta', (select id from app.taken where org_id = :'beta' limit 1)), '[]',
   'as do its task tags');
 reset role;
@@ -125,20 +125,20 @@ select is((select count(*) from app.audit_log where tabel = 'projecten' and rij 
   'the audit log ties the write to the call and the caller');
 
 -- Nothing is trusted because of a role's name: another role, a reporting role for instance,
--- gets no organisation's figures from the helpers without a caller in that organisation.
-select id as beta_prio from app.prioriteiten where org_id = :'beta' order by aangemaakt_op limit 1 \gset
+-- gets no organisation's data from the helpers without a caller in that organisation.
+select user_id as beta_lid from app.lidmaatschappen where org_id = :'beta' order by aangemaakt_op limit 1 \gset
 create role koers_rapportage_test nologin;
 grant usage on schema app_hidden to koers_rapportage_test;
 grant execute on all functions in schema app_hidden to koers_rapportage_test;
 set local role koers_rapportage_test;
-select is((select stand from app_hidden.prioriteit_cijfers(:'beta', (:'beta_prio'))), null,
-  'a reporting role reads no organisation''s priority figures');
+select is(app_hidden.persoon(:'beta', :'beta_lid'), null,
+  'a reporting role reads no organisation''s people');
 select is(app_hidden.team_veld(:'beta', null), '{}', 'nor its teams');
 reset role;
-select is((select stand from app_hidden.prioriteit_cijfers(:'beta', (:'beta_prio'))), null,
+select is(app_hidden.persoon(:'beta', :'beta_lid'), null,
   'the administrative role neither, without a caller in that organisation');
 select app_hidden.handelen_namens(:'beta', null);
-select isnt((select stand from app_hidden.prioriteit_cijfers(:'beta', (:'beta_prio'))), null,
+select isnt(app_hidden.persoon(:'beta', :'beta_lid'), null,
   'the app acting in that organisation does');
 select set_config('koers.aanroep', '', true);
 

@@ -85,7 +85,7 @@ export function veld(x: Schema): Schema {
 
 // Value lists that only answers show. Each is defined in SQL where the answer is made; the
 // answer tests keep these in step.
-/** Priority stand (app_hidden.prioriteit_cijfers). */
+/** Priority stand (app_hidden.prioriteit_stand, db/130_figures.sql). */
 const PRIORITEIT_STAND = ["op koers", "aandacht nodig", "loopt achter", "nog niet gestart", "geen taken"];
 /** KPI traffic light (app_hidden.stoplicht). */
 const STOPLICHT = ["op koers", "attentie", "achter"];
