@@ -152,16 +152,13 @@ language sql immutable parallel safe as $$
 $$;
 
 -- A JSON value as it may be stored in a log: every string redacted, at most _max characters of
--- JSON in all (a longer value becomes {"_afgekapt": <the redacted text, cut short>}).
-create function app_hidden.redigeren(_waarde jsonb, _max integer default 2048) returns jsonb
+-- JSON in all (a longer value becomes {"_afgekapt": <the redacted text, cut short>}). A SQL
+-- function, inlined where it is called: the common case (short, nothing shaped like a secret)
+-- costs no function entry; the rest goes to redigeren_json.
+create function app_hidden.redigeren_json(_waarde jsonb, _max integer) returns jsonb
 language plpgsql immutable set search_path = '' as $$
-declare
-  tekst text;
+declare tekst text := app_hidden.redigeren(_waarde::text, 1000000);
 begin
-  if _waarde is null then return null; end if;
-  tekst := _waarde::text;
-  if tekst !~* '(koers_live_|koers_at_|koers_rt_|koers_whsec_|bearer)' and length(tekst) <= _max then return _waarde; end if;
-  tekst := app_hidden.redigeren(tekst, 1000000);
   if length(tekst) <= _max then
     begin
       return tekst::jsonb;
@@ -170,6 +167,14 @@ begin
   end if;
   return jsonb_build_object('_afgekapt', left(tekst, _max));
 end
+$$;
+
+create function app_hidden.redigeren(_waarde jsonb, _max integer default 2048) returns jsonb
+language sql immutable as $$
+  select case when _waarde is null then null
+              when length(_waarde::text) <= _max and _waarde::text !~* '(koers_live_|koers_at_|koers_rt_|koers_whsec_|bearer)'
+                then _waarde
+              else app_hidden.redigeren_json(_waarde, _max) end
 $$;
 
 -- Koers's public address followed by a path: where the refusals of both doors send people. The

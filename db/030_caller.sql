@@ -7,9 +7,10 @@
 -- about the caller's: nothing is trusted because of a database role's name.
 
 -- The caller of the running transaction, one row per backend. Not data: it means nothing
--- after its transaction, so it is unlogged and made anew with the code (a table of db/, not of
--- migrations/). Only security-definer functions read or write it.
-create unlogged table app_hidden.bellers (
+-- after its transaction, so it is made anew with the code (a table of db/, not of migrations/).
+-- Logged all the same: the policies read it (mijn_org, below), and a hot standby can plan a query
+-- on a logged table only. Only security-definer functions write it.
+create table app_hidden.bellers (
   pid integer primary key,  -- the backend
   xid xid8 not null,        -- its transaction
   wijzer text not null,     -- the value koers.aanroep has while this call runs
@@ -32,15 +33,24 @@ create unlogged table app_hidden.bellers (
 ) with (fillfactor = 50);
 revoke all on app_hidden.bellers from public;
 grant select, insert, update on app_hidden.bellers to koers_definer;
+-- The readers below are inlined into the policies and definitions, so the doors and the warehouse
+-- read this table themselves: only the row of their own backend, never what a call's log row
+-- will say of its input or outcome. Writing stays with aanroep_begin (security definer).
+alter table app_hidden.bellers enable row level security;
+alter table app_hidden.bellers force row level security;
+grant select (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie, secties)
+  on app_hidden.bellers to koers_door;
+create policy "a backend sees only its own caller" on app_hidden.bellers for select to koers_door
+  using (pid = pg_backend_pid());
 
 -- The caller of this backend's running transaction: the one place a caller is resolved. Only the
 -- row of this backend (pid), written in this transaction (xid), admitted, and named by the setting
 -- koers.aanroep counts. A SQL function in FROM without SET is inlined into the query that reads
--- it, so the helpers below share this definition at no cost per call; it reads a table only
--- koers_definer may read, so only they can use it. (A door without a call, such as read-only
+-- it, so the helpers below share this definition at no cost per call; a door reading it sees
+-- its own backend's row at most (the policy above). (A door without a call, such as read-only
 -- logins resolved from session_user, adds its branch here.) A warehouse session (db/930_warehouse.sql)
 -- has no call: the readers below ask app_hidden.beller_warehouse() when this finds no caller, and
--- only that on a hot standby, where this table is unlogged and so may not even be planned.
+-- only that on a hot standby, where no transaction has an id and so no call exists.
 create function app_hidden.beller_bron()
 returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
 language sql stable as $$
@@ -141,6 +151,22 @@ begin
 end
 $do$;
 
+-- The same facts of one operation as one constant JSON object ({schrijft, twee_stappen, sectie,
+-- module, vereist_org, alleen_mcp, rechten, parameters: how many it takes}), null for a name the
+-- registry does not have: a call's check reads one key of a constant, where a row of
+-- operaties_vast would be a scan of a list whose every row the executor sets up anew in each
+-- transaction.
+do $do$
+declare waarden jsonb;
+begin
+  select jsonb_object_agg(o.naam, to_jsonb(o) - 'naam'
+           || jsonb_build_object('parameters', (select count(*) from app.operatie_parameters p where p.operatie = o.naam)))
+    into waarden from app_hidden.operaties_vast() o where o.naam is not null;
+  execute format('create function app_hidden.operatie_vast(_naam text) returns jsonb language sql immutable as '
+                 '$b$ select %L::jsonb -> _naam $b$', coalesce(waarden, '{}'));
+end
+$do$;
+
 -- What an organisation has switched, in one row per organisation, for the checks of every call:
 -- the doors (app.koppelingen), the released sections (app.secties), the modules switched off
 -- (app.modules) and its own rights (app.org_rechten). A call then reads one row instead of probing
@@ -153,7 +179,10 @@ create table app_hidden.org_toestand (
   secties jsonb not null,            -- {sectie: vrijgegeven}
   vrijgegeven text[] not null,       -- the released sections, in order
   modules jsonb not null,            -- {module: aan}
-  rechten jsonb not null             -- {rol: {operatie: recht}}: the organisation's deviations
+  rechten jsonb not null,            -- {rol: {operatie: recht}}: the organisation's deviations
+  -- {rol: the sections released here in which that role may read something (zichtbare_secties),
+  -- as the text of a text[]}: what a call of that role puts in its caller row for the policies.
+  secties_per_rol jsonb not null
 ) with (fillfactor = 70);
 revoke all on app_hidden.org_toestand from public;
 grant select, insert, update, delete on app_hidden.org_toestand to koers_definer;
@@ -185,7 +214,7 @@ begin
     delete from app_hidden.org_toestand t where t.org = _org;
     return;
   end if;
-  insert into app_hidden.org_toestand as t (org, koppelingen, secties, vrijgegeven, modules, rechten)
+  insert into app_hidden.org_toestand as t (org, koppelingen, secties, vrijgegeven, modules, rechten, secties_per_rol)
   select _org,
     coalesce((select jsonb_object_agg(k.door, jsonb_build_object('aan', k.aan, 'alleen_lezen', k.alleen_lezen))
               from app.koppelingen k where k.org_id = _org), '{}'),
@@ -194,10 +223,12 @@ begin
     coalesce((select jsonb_object_agg(m.module, m.aan) from app.modules m where m.org_id = _org), '{}'),
     coalesce((select jsonb_object_agg(x.rol, x.rechten) from (
                 select r.rol, jsonb_object_agg(r.operatie, r.recht) as rechten from app.org_rechten r
-                where r.org_id = _org group by r.rol) x), '{}')
+                where r.org_id = _org group by r.rol) x), '{}'),
+    (select jsonb_object_agg(r.rol, app_hidden.zichtbare_secties(_org, r.rol)::text)
+     from unnest(app_hidden.keuzes('rol')) r (rol))
   on conflict (org) do update
     set koppelingen = excluded.koppelingen, secties = excluded.secties, vrijgegeven = excluded.vrijgegeven,
-        modules = excluded.modules, rechten = excluded.rechten;
+        modules = excluded.modules, rechten = excluded.rechten, secties_per_rol = excluded.secties_per_rol;
 end
 $$;
 
@@ -222,10 +253,6 @@ create trigger tg_modules__800_org_toestand after insert or update or delete on 
   for each row execute function app_hidden.tg__org_toestand();
 create trigger tg_org_rechten__800_org_toestand after insert or update or delete on app.org_rechten
   for each row execute function app_hidden.tg__org_toestand();
-
-select app_hidden.org_toestand_bijwerken(x.org_id) from (
-  select org_id from app.koppelingen union select org_id from app.secties
-  union select org_id from app.modules union select org_id from app.org_rechten) x;
 
 -- The right of a role on an operation: the organisation's own deviation, else the default.
 create function app_hidden.recht(_org uuid, _rol text, _operatie text) returns text
@@ -263,16 +290,10 @@ begin
 end
 $$;
 
--- The sections in which a role may read something by default, as constants (see
--- operaties_vast). An organisation's own deviations (app.org_rechten) are not in it;
--- aanroep_begin then asks zichtbare_secties.
-select app_hidden.constanten_maken('app_hidden.rol_secties', '_rol', 'text[]',
-  (select jsonb_object_agg(x.rol, x.secties::text)
-   from (select r.key as rol, array_agg(distinct o.sectie order by o.sectie) as secties
-         from app_hidden.operaties_vast() o, jsonb_each_text(o.rechten) r
-         where o.sectie is not null and not o.schrijft and r.value <> 'geen'
-         group by r.key) x),
-  $$'{}'::text[]$$);
+-- Every organisation's row, now that what it is made from is defined.
+select app_hidden.org_toestand_bijwerken(x.org_id) from (
+  select org_id from app.koppelingen union select org_id from app.secties
+  union select org_id from app.modules union select org_id from app.org_rechten) x;
 
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.
@@ -302,6 +323,32 @@ language plpgsql stable set search_path = '' as $$
 begin
   return app_hidden.sectie_zichtbaar(_sectie) and app_hidden.mijn_recht(_operatie) <> 'geen';
 end
+$$;
+
+-- The caller's organisation, member and visible sections for policies and definitions, written
+-- as "(select o.org from app_hidden.mijn_org() o)": set-returning SQL functions without SET are
+-- inlined into the query, so a policy's check of the caller is one index probe of this
+-- backend's row, computed once per query, instead of a function call with a query of its own
+-- (a call of `taken` checked the caller about thirty times). Without a call (a warehouse
+-- session, or a hot standby, where no transaction has an id) they ask the security-definer
+-- readers below, which also know the warehouse session's member.
+create function app_hidden.mijn_org() returns table (org uuid)
+language sql stable as $$
+  select coalesce((select b.org from app_hidden.beller_bron() b), app_hidden.huidige_org())
+$$;
+
+create function app_hidden.mijn_gebruiker() returns table (user_id uuid)
+language sql stable as $$
+  select case when b.org is not null then b.user_id else app_hidden.huidige_gebruiker() end
+  from (select) leeg left join app_hidden.beller_bron() b on true
+$$;
+
+-- The caller row's sections are worked out by the call (aanroep_begin); otherwise the reader
+-- works them out.
+create function app_hidden.mijn_sectie(_sectie text) returns table (zichtbaar boolean)
+language sql stable as $$
+  select coalesce((select _sectie = any (b.secties) from app_hidden.beller_bron() b where b.secties is not null),
+                  app_hidden.sectie_zichtbaar(_sectie))
 $$;
 
 -- Credential resolvers, one per door: from what the door received to the member it acts for.

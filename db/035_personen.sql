@@ -14,7 +14,7 @@ create view app_hidden.def_personen as
   select l.org_id, l.user_id, a.naam, app_hidden.persoon_weergave(a.id, a.naam) as persoon
   from app.lidmaatschappen l
   join app.accounts a on a.id = l.user_id
-  where l.org_id = (select app_hidden.huidige_org());
+  where l.org_id = (select o.org from app_hidden.mijn_org() o);
 
 alter view app_hidden.def_personen owner to koers_definer;
 grant select on app_hidden.def_personen to koers_door;

@@ -34,13 +34,20 @@ select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'tex
 -- in seconds: the door's connection settings); without them nothing is counted. Counting is one
 -- statement on a row of this backend's own, so calls at once never wait for each other, and the
 -- count of a window is the sum over the backends of every instance on this database.
+--
+-- Two statements, each with a small plan (the executor sets every node of a plan up anew in
+-- each transaction, so a call pays for the size of its plans, not only for the rows they read):
+-- one reads the credential with the organisation's switches (app_hidden.org_toestand), the other
+-- counts the call and writes the caller row. The operation's facts are one key of a constant
+-- (app_hidden.operatie_vast).
 create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text, _parameters jsonb,
   _voorfout jsonb, _verzoek_id text, _adres text, _begonnen timestamptz,
   out aanroep_id uuid, out operatie text, out schrijft boolean, out twee_stappen boolean,
   out status integer, out fout jsonb, out invoer jsonb, out tempo jsonb)
 language plpgsql volatile security definer set search_path = '' as $$
 declare
-  c record;
+  o jsonb := app_hidden.operatie_vast(_operatie);
+  k record;
   gecontroleerd record;
   weigering text;
   bericht text;
@@ -51,117 +58,80 @@ declare
   venster integer := coalesce(nullif(current_setting('koers.limiet_venster', true), '')::integer, 60);
   -- Fixed windows: the current one ends at the next multiple of its length.
   einde bigint := (floor(extract(epoch from _begonnen) / venster)::bigint + 1) * venster;
-  toegelaten boolean;
-  w text;
+  geldig boolean;
+  limiet integer;
+  geteld integer;
+  recht text;
+  bewaard jsonb;
+  wijzer text;
 begin
-  -- One statement: the credential (the door's resolver), everything the checks need (unique-key
-  -- look-ups: the operation and the default rights of each role as constants, the door switch,
-  -- the section, the module, the organisation's own rights, the sections the caller may see)
-  -- and the rate-limit count.
-  with g as materialized (
-    select k.org_id, k.user_id, k.rol, k.sleutel_id, coalesce(k.ingetrokken, false) as ingetrokken,
-           k.org_id is not null and not k.ingetrokken as geldig,
-           o.naam,
-           -- An operation of the registry whose function is not built yet is an unknown address.
-           o.naam is not null and to_regproc('api.' || quote_ident(o.naam)) is not null as gebouwd,
-           o.schrijft, o.twee_stappen, o.sectie, o.vereist_org, x.aan, x.alleen_lezen,
-           o.sectie is null or coalesce(x.sectie_vrij, false) as vrijgegeven, not coalesce(x.module_aan, true) as module_uit,
-           coalesce(x.rechten -> k.rol ->> o.naam, o.rechten ->> k.rol, 'geen') as recht,
-           -- The sections the caller may see, for the policies (sectie_zichtbaar) of every query.
-           case when x.rechten ? k.rol then app_hidden.zichtbare_secties(k.org_id, k.rol)
-                else array(select v from unnest(x.vrije_secties) v where v = any (app_hidden.rol_secties(k.rol))) end as secties
-    from (select) leeg
-    left join lateral (select * from app_hidden.beller_rest(_sleutel, gevraagd_id) r where _door = 'rest'
-                       union all
-                       select * from app_hidden.beller_mcp(_sleutel, gevraagd_id) m where _door = 'mcp') k on true
-    left join app_hidden.operaties_vast() o on o.naam = _operatie and not (o.alleen_mcp and _door <> 'mcp')
-    -- What the organisation switched (app_hidden.org_toestand: its doors, sections, modules and
-    -- own rights, kept in the transaction of every change).
-    left join lateral (
-      select (t.koppelingen -> _door ->> 'aan')::boolean as aan, (t.koppelingen -> _door ->> 'alleen_lezen')::boolean as alleen_lezen,
-             (t.secties ->> o.sectie)::boolean as sectie_vrij, (t.modules ->> o.module)::boolean as module_aan,
-             t.rechten, t.vrijgegeven as vrije_secties
-      from app_hidden.org_toestand t where t.org = k.org_id) x on true
-  ),
-  l as (
-    select g.*, case when g.geldig then 'sleutel:' || g.sleutel_id else 'adres:' || coalesce(_adres, '') end as wie,
-           nullif(current_setting(case when g.geldig then 'koers.limiet' else 'koers.limiet_adres' end, true), '')::integer as limiet
-    from g
-  ),
-  -- Counting is one statement on a row of this backend's own, so calls at once never wait for
-  -- each other; the count of a window is the sum over the backends of every instance.
-  mijn as (
-    insert into app_private.tempo as t (wie, pid, tot, aantal)
-    select l.wie, pg_backend_pid(), einde, 1 from l where l.limiet is not null
-    on conflict (wie, pid) do update
-      set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
-    returning t.wie, t.aantal)
-  select l.*, (select mijn.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
-                                              where x.wie = mijn.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
-               from mijn) as geteld
-    into c from l;
-  schrijft := c.schrijft;
-  twee_stappen := c.twee_stappen;
-  operatie := coalesce(c.naam, left(app_hidden.redigeren(_operatie), 200));
-
-  if c.limiet is not null then
-    tempo := jsonb_build_object('beleid', case when c.geldig then 'sleutel' else 'adres' end,
-      'q', c.limiet, 'w', venster, 'r', greatest(c.limiet - c.geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
-    -- Counts of windows that have ended, now and then. Rows another call holds (its own count,
-    -- being updated, or a cleanup of its own) are left for the next time: waiting for them
-    -- could deadlock two calls that clean up at once.
-    if c.geteld = 1 and random() < 0.01 then
-      delete from app_private.tempo t
-      where (t.wie, t.pid) in (select x.wie, x.pid from app_private.tempo x
-                               where x.tot < extract(epoch from _begonnen) for update skip locked);
-    end if;
+  -- An operation of the registry whose function is not built yet is an unknown address; so is
+  -- one of the AI door only, asked at another door.
+  if o is not null and ((o ->> 'alleen_mcp')::boolean and _door <> 'mcp' or to_regproc('api.' || quote_ident(_operatie)) is null) then
+    o := null;
   end if;
+  -- The credential (the door's resolver) with what its organisation switched.
+  if _door = 'rest' then
+    select c.org_id, c.user_id, c.rol, c.sleutel_id, c.ingetrokken, t.koppelingen -> _door as koppeling,
+           t.secties, t.modules, t.rechten -> c.rol as eigen_rechten, (t.secties_per_rol ->> c.rol)::text[] as secties_rol
+      into k
+    from app_hidden.beller_rest(_sleutel, gevraagd_id) c left join app_hidden.org_toestand t on t.org = c.org_id;
+  else
+    select c.org_id, c.user_id, c.rol, c.sleutel_id, c.ingetrokken, t.koppelingen -> _door as koppeling,
+           t.secties, t.modules, t.rechten -> c.rol as eigen_rechten, (t.secties_per_rol ->> c.rol)::text[] as secties_rol
+      into k
+    from app_hidden.beller_mcp(_sleutel, gevraagd_id) c left join app_hidden.org_toestand t on t.org = c.org_id
+    where _door = 'mcp';
+  end if;
+  geldig := k.org_id is not null and not k.ingetrokken;
+  limiet := nullif(current_setting(case when geldig then 'koers.limiet' else 'koers.limiet_adres' end, true), '')::integer;
+  recht := coalesce(k.eigen_rechten ->> _operatie, o -> 'rechten' ->> k.rol, 'geen');
+  schrijft := (o ->> 'schrijft')::boolean;
+  twee_stappen := (o ->> 'twee_stappen')::boolean;
+  operatie := case when o is not null then _operatie else left(app_hidden.redigeren(_operatie), 200) end;
 
-  if c.geteld > c.limiet then
-    weigering := 'te_veel_verzoeken';
-    bericht := format('Te veel verzoeken: hoogstens %s per %s seconden. Probeer het over %s seconden opnieuw.',
-                      c.limiet, venster, tempo ->> 't');
-  elsif _voorfout ->> 'code' in ('ongeldig_verzoek', 'headers_te_groot', 'methode_niet_toegestaan') then
+  -- Every condition but the rate limit, whose count comes with the caller row below.
+  if _voorfout ->> 'code' in ('ongeldig_verzoek', 'headers_te_groot', 'methode_niet_toegestaan') then
     -- The request itself is unusable (malformed HTTP or URL, a method the address does not
     -- take): like an unknown address, refused before the key.
     weigering := _voorfout ->> 'code';
     bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldig verzoek.');
     parameter := _voorfout ->> 'parameter';
-  elsif not c.gebouwd or _voorfout ->> 'code' = 'onbekend_endpoint' then
+  elsif o is null or _voorfout ->> 'code' = 'onbekend_endpoint' then
     weigering := 'onbekend_endpoint';
     bericht := 'Dit adres bestaat niet. De index op /api/v1 noemt alle endpoints.';
-  elsif c.org_id is null then
+  elsif k.org_id is null then
     weigering := 'geen_sleutel';
     bericht := 'Stuur een geldige API-sleutel mee: Authorization: Bearer <sleutel>.';
-  elsif c.ingetrokken then
+  elsif k.ingetrokken then
     weigering := 'sleutel_ingetrokken';
     bericht := 'Deze API-sleutel is ingetrokken.';
-  elsif c.vereist_org and gevraagd_id is not null and gevraagd_id <> c.org_id then
+  elsif (o ->> 'vereist_org')::boolean and gevraagd_id is not null and gevraagd_id <> k.org_id then
     weigering := 'verkeerde_organisatie';
     bericht := 'Deze sleutel hoort bij een andere organisatie dan org_id.';
     parameter := 'org_id';
-  elsif not coalesce(c.aan, false) then
+  elsif not coalesce((k.koppeling ->> 'aan')::boolean, false) then
     weigering := 'koppeling_uit';
     bericht := format('De koppeling staat uit voor deze organisatie. Een eigenaar zet haar aan op %s.',
                       app_hidden.app_adres('/app/integraties'));
-  elsif not c.vrijgegeven then
+  elsif o ->> 'sectie' is not null and not coalesce((k.secties ->> (o ->> 'sectie'))::boolean, false) then
     weigering := 'onderdeel_uit';
-    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij op %s.', c.sectie,
+    bericht := format('Het onderdeel %s is niet vrijgegeven. Een eigenaar geeft het vrij op %s.', o ->> 'sectie',
                       app_hidden.app_adres('/app/integraties'));
-  elsif c.module_uit or c.recht = 'geen' then
+  elsif not coalesce((k.modules ->> (o ->> 'module'))::boolean, true) or recht = 'geen' then
     weigering := 'rol_mag_niet';
-    bericht := format('Met de rol %s mag je %s niet gebruiken.', c.rol, c.naam);
-  elsif c.schrijft and c.alleen_lezen then
+    bericht := format('Met de rol %s mag je %s niet gebruiken.', k.rol, _operatie);
+  elsif schrijft and (k.koppeling ->> 'alleen_lezen')::boolean then
     weigering := 'alleen_lezen';
     bericht := 'Deze koppeling staat op alleen lezen; schrijven kan niet.';
   elsif _voorfout is not null then
     weigering := coalesce(_voorfout ->> 'code', 'ongeldige_parameters');
     bericht := coalesce(_voorfout ->> 'bericht', 'Ongeldige invoer.');
     parameter := _voorfout ->> 'parameter';
-  elsif _parameters = '{}' and cardinality(app_hidden.parameter_regels(c.naam)) = 0 then
+  elsif _parameters = '{}' and (o ->> 'parameters')::integer = 0 then
     invoer := '{}';  -- nothing given, nothing asked
   else
-    gecontroleerd := app_hidden.invoer_controleren(c.naam, _parameters);
+    gecontroleerd := app_hidden.invoer_controleren(_operatie, _parameters);
     if gecontroleerd.fout is not null then
       weigering := 'ongeldige_parameters';
       bericht := gecontroleerd.fout ->> 'bericht';
@@ -170,33 +140,66 @@ begin
     invoer := gecontroleerd.invoer;
   end if;
 
-  toegelaten := weigering is null;
-  if not toegelaten then
+  -- The rate limit: one statement on a row of this backend's own. A call over the limit is
+  -- refused whatever else was found.
+  if limiet is not null then
+    with mijn as (
+      insert into app_private.tempo as t (wie, pid, tot, aantal)
+      values (case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 1)
+      on conflict (wie, pid) do update
+        set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+      returning t.wie, t.aantal)
+    select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
+      into geteld from mijn m;
+    tempo := jsonb_build_object('beleid', case when geldig then 'sleutel' else 'adres' end,
+      'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
+    -- Counts of windows that have ended, now and then. Rows another call holds (its own count,
+    -- being updated, or a cleanup of its own) are left for the next time: waiting for them
+    -- could deadlock two calls that clean up at once.
+    if geteld = 1 and random() < 0.01 then
+      delete from app_private.tempo t
+      where (t.wie, t.pid) in (select x.wie, x.pid from app_private.tempo x
+                               where x.tot < extract(epoch from _begonnen) for update skip locked);
+    end if;
+    if geteld > limiet then
+      weigering := 'te_veel_verzoeken';
+      bericht := format('Te veel verzoeken: hoogstens %s per %s seconden. Probeer het over %s seconden opnieuw.',
+                        limiet, venster, tempo ->> 't');
+      parameter := null;
+    end if;
+  end if;
+
+  if weigering is not null then
     status := coalesce(app_hidden.fout_status(weigering), 500);
     fout := jsonb_strip_nulls(jsonb_build_object('code', weigering, 'bericht', bericht, 'parameter', parameter));
     invoer := null;
-  elsif not c.schrijft or (c.twee_stappen and invoer ->> 'bevestigcode' is null) then
-    -- A read, or the first call of a write (its proposal), changes nothing: its log row and
-    -- code may be lost in a crash (the client asks again), so it need not wait for the WAL flush.
-    bericht := set_config('synchronous_commit', 'off', true);
+    bewaard := coalesce(app_hidden.redigeren(_parameters), '{}');
+  else
+    bewaard := coalesce(app_hidden.redigeren(invoer, 16384), '{}');
   end if;
-  -- The caller of an admitted call; the log's facts of any call: this backend's row (made by
-  -- its first call, then updated), pointed at by koers.aanroep for an admitted call.
+  -- The caller row: this backend's row, made by its first call, then updated.
   aanroep_id := gen_random_uuid();
-  w := coalesce(c.org_id::text, '') || '/' || aanroep_id;
+  wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
   insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
                                        secties, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), w, toegelaten, aanroep_id, c.org_id, c.user_id, c.rol, c.sleutel_id, _door,
-          operatie, case when toegelaten then c.secties end,
-          coalesce(case when invoer is not null then app_hidden.redigeren(invoer, 16384) else app_hidden.redigeren(_parameters) end, '{}'),
-          status, weigering, _verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol, k.sleutel_id,
+          _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end, bewaard, status, weigering,
+          _verzoek_id)
   on conflict (pid) do update
     set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
         org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
         door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
         status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
-  if toegelaten then
-    w := set_config('koers.aanroep', w, true);
+
+  if weigering is null then
+    if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then
+      -- A read, or the first call of a write (its proposal), changes nothing: its log row and
+      -- code may be lost in a crash (the client asks again), so it need not wait for the WAL flush.
+      bericht := set_config('synchronous_commit', 'off', true);
+    end if;
+    -- The caller of the admitted call: koers.aanroep points at this backend's row.
+    bericht := set_config('koers.aanroep', wijzer, true);
   end if;
 end
 $$;
@@ -228,28 +231,21 @@ begin
 end
 $$;
 
--- Runs an operation by name: one CASE branch per registered operation (app.operaties, written
--- before db/ is applied), so a call's operation is a plain function call with a cached plan,
--- not a statement parsed and planned anew (EXECUTE) on every call. An operation not yet built
--- is refused by aanroep_begin before it gets here.
-do $do$
-declare takken text;
+-- Runs an operation by name: one CASE expression with a branch per registered operation, so a
+-- call's operation is a plain function call with a cached plan, not a statement parsed and
+-- planned anew (EXECUTE) on every call. A SQL function, inlined into api.aanroep's expressions:
+-- no function entry of its own. Made here without branches, and with them by
+-- db/995_uitvoeren.sql once every operation's function exists (a SQL function's body must name
+-- functions that exist). An operation not yet built is refused by aanroep_begin before it gets here.
+create function app_hidden.onbekende_operatie(_operatie text) returns jsonb
+language plpgsql volatile set search_path = '' as $$
 begin
-  select string_agg(format('    when %L then return api.%I(p);', o.naam, o.naam), E'\n' order by o.naam)
-    into takken from app.operaties o;
-  execute format($f$
-    create function app_hidden.uitvoeren(_operatie text, p jsonb) returns jsonb
-    language plpgsql volatile set search_path = '' as $b$
-    begin
-      case _operatie
-%s
-        else raise exception 'onbekende operatie %%', _operatie using errcode = '42883';
-      end case;
-    end
-    $b$
-  $f$, coalesce(takken, ''));
+  raise exception 'onbekende operatie %', _operatie using errcode = '42883';
 end
-$do$;
+$$;
+
+create function app_hidden.uitvoeren(_operatie text, p jsonb) returns jsonb
+language sql volatile as $$ select app_hidden.onbekende_operatie(_operatie) $$;
 
 -- Codes belong to the running call's caller (app_hidden.beller), never to an argument.
 create function app_hidden.bevestiger() returns app_hidden.aanroep_start

@@ -15,7 +15,7 @@ create view app_hidden.def_organisaties as
   from app.lidmaatschappen l
   join app.organisaties o on o.org_id = l.org_id
   join app.koppelingen c on c.org_id = l.org_id and c.door = 'mcp' and c.aan
-  where l.user_id = (select app_hidden.huidige_gebruiker()) and l.actief;
+  where l.user_id = (select g.user_id from app_hidden.mijn_gebruiker() g) and l.actief;
 alter view app_hidden.def_organisaties owner to koers_definer;
 grant select on app_hidden.def_organisaties to koers_door;
 

@@ -16,7 +16,7 @@ $$;
 create view app_hidden.uren_alle as
   select u.org_id, u.id, u.taak_id, u.project_id, u.uren
   from app.uren u
-  where u.org_id = (select app_hidden.huidige_org());
+  where u.org_id = (select o.org from app_hidden.mijn_org() o);
 
 alter view app_hidden.uren_alle owner to koers_definer;
 grant select on app_hidden.uren_alle to koers_door;

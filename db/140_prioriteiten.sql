@@ -75,7 +75,7 @@ create view app_hidden.prioriteit_weergaven with (security_invoker = true) as
       'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
       'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
       'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
-      || case when (select exists (select 1 from app.teams t where t.org_id = (select app_hidden.huidige_org())))
+      || case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
               then jsonb_build_object('team', case when d.team_naam is not null
                                                    then jsonb_build_object('id', d.team_id, 'naam', d.team_naam) end)
               else '{}' end as weergave
@@ -90,7 +90,7 @@ begin
   -- PL/pgSQL for its plan, kept for the session: a SQL function holding a query is planned anew
   -- at every call, and planning the definition costs more than running it for one row.
   return (select w.weergave from app_hidden.prioriteit_weergaven w where w.org_id = _org and w.id = _id
-            and w.org_id = (select app_hidden.huidige_org()));
+            and w.org_id = (select o.org from app_hidden.mijn_org() o));
 end
 $$;
 

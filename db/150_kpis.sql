@@ -77,7 +77,7 @@ language sql stable as $$
       'meetsoort', d.meetsoort, 'cadans', d.cadans, 'lager_is_beter', d.lager_is_beter,
       'kwartaaldoel', d.kwartaaldoel, 'huidige_stand', d.huidige_stand, 'lijn', d.lijn,
       'stoplicht', d.stoplicht, 'bereikt', d.bereikt, 'laatste_periode', d.laatste_periode)
-      || case when (select exists (select 1 from app.teams t where t.org_id = (select app_hidden.huidige_org())))
+      || case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
               then jsonb_build_object('team', case when d.team_naam is not null
                                                    then jsonb_build_object('id', d.team_id, 'naam', d.team_naam) end)
               else '{}' end
@@ -91,7 +91,7 @@ begin
   -- PL/pgSQL for its plan, kept for the session: a SQL function holding a query is planned anew
   -- at every call, and planning the definition costs more than running it for one row.
   return (select w.weergave from app_hidden.kpi_weergaven(_kwartaal) w where w.org_id = _org and w.id = _id
-            and w.org_id = (select app_hidden.huidige_org()));
+            and w.org_id = (select o.org from app_hidden.mijn_org() o));
 end
 $$;
 

@@ -35,7 +35,7 @@ $$;
 create view app_hidden.taak_sommen_alle as
   select s.org_id, s.taak_id, s.besteed_uren, s.subtaken
   from app_private.taak_sommen s
-  where s.org_id = (select app_hidden.huidige_org());
+  where s.org_id = (select o.org from app_hidden.mijn_org() o);
 
 alter view app_hidden.taak_sommen_alle owner to koers_definer;
 grant select on app_hidden.taak_sommen_alle to koers_door;
@@ -114,7 +114,7 @@ begin
   -- PL/pgSQL for its plan, kept for the session: a SQL function holding a query is planned anew
   -- at every call, and planning the definition costs more than running it for one row.
   return (select w.weergave from app_hidden.taak_weergaven w where w.org_id = _org and w.id = _id
-            and w.org_id = (select app_hidden.huidige_org()));
+            and w.org_id = (select o.org from app_hidden.mijn_org() o));
 end
 $$;
 

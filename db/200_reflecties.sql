@@ -148,7 +148,7 @@ grant select (org_id, id, user_id, soort, periode, goed, beter, geleerd, focus, 
   on app.reflecties to koers_door;
 create policy "members see their own reflections, and the team's once everyone submitted" on app.reflecties
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mag_lezen('reviews', 'reflecties'))
-         and (user_id = (select app_hidden.huidige_gebruiker())
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mag_lezen('reviews', 'reflecties'))
+         and (user_id = (select g.user_id from app_hidden.mijn_gebruiker() g)
               or (ingediend_op is not null
                   and (soort, periode) in (select o.soort, o.periode from app_hidden.open_rondes() o))));

@@ -14,9 +14,9 @@ create view app_hidden.def_uren as
   from app.uren u
   left join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
   left join app_hidden.def_personen p on p.org_id = u.org_id and p.user_id = u.user_id
-  where u.org_id = (select app_hidden.huidige_org())
+  where u.org_id = (select o.org from app_hidden.mijn_org() o)
     and (select app_hidden.mag_lezen('prioriteiten', 'uren'))
-    and ((select app_hidden.mijn_recht('uren')) = 'alles' or u.user_id = (select app_hidden.huidige_gebruiker()));
+    and ((select app_hidden.mijn_recht('uren')) = 'alles' or u.user_id = (select g.user_id from app_hidden.mijn_gebruiker() g));
 alter view app_hidden.def_uren owner to koers_definer;
 grant select on app_hidden.def_uren to koers_door;
 
@@ -99,7 +99,7 @@ $$;
 grant select (org_id, id, user_id, datum, uren, taak_id, prioriteit_id, project_id) on app.uren to koers_door;
 create policy "members see their own hours, those who may see all hours everyone's" on app.uren
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mag_lezen('prioriteiten', 'uren'))
-         and (user_id = (select app_hidden.huidige_gebruiker()) or (select app_hidden.mijn_recht('uren')) = 'alles')
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mag_lezen('prioriteiten', 'uren'))
+         and (user_id = (select g.user_id from app_hidden.mijn_gebruiker() g) or (select app_hidden.mijn_recht('uren')) = 'alles')
          and (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[]))
          and (taak_id is null or exists (select 1 from app.taken t where t.org_id = uren.org_id and t.id = uren.taak_id)));

@@ -38,5 +38,5 @@ grant select (org_id, id, periode, omzet, genormaliseerde_ebitda, multiple, aand
   on app.waarderingen to koers_door;
 create policy "members who may see finance see the measured valuations" on app.waarderingen
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mag_lezen('financien', 'waardering'))
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mag_lezen('financien', 'waardering'))
          and app_hidden.waardering_heeft_cijfers(omzet, genormaliseerde_ebitda, multiple, aandelenwaarde));

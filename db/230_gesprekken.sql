@@ -47,7 +47,7 @@ grant select (org_id, id, medewerker_user_id, leider_user_id, soort, datum, afge
   on app.gesprekken to koers_door;
 create policy "members see their own conversations and those they lead, with access to Team all" on app.gesprekken
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mag_lezen('reviews', 'gesprekken'))
-         and (medewerker_user_id = (select app_hidden.huidige_gebruiker())
-              or leider_user_id = (select app_hidden.huidige_gebruiker())
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mag_lezen('reviews', 'gesprekken'))
+         and (medewerker_user_id = (select g.user_id from app_hidden.mijn_gebruiker() g)
+              or leider_user_id = (select g.user_id from app_hidden.mijn_gebruiker() g)
               or (select app_hidden.ziet_alle_gesprekken())));

@@ -139,17 +139,17 @@ grant select (org_id, id, notitie_id, tekst, eigenaar_user_id, deadline, volgord
   on app.sessie_actiepunten to koers_door;
 create policy "members see established session notes, the coach concept notes too" on app.sessienotities
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('sessienotities')) <> 'geen'
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('sessienotities')) <> 'geen'
          and (status <> 'concept' or (select app_hidden.mijn_recht('sessienotities')) = 'alles'));
 create policy "members who may write session notes add them as concept" on app.sessienotities
   for insert to koers_door
-  with check (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('sessienotitie_schrijven')) <> 'geen'
-              and status = 'concept' and geschreven_door = (select app_hidden.huidige_gebruiker()));
+  with check (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('sessienotitie_schrijven')) <> 'geen'
+              and status = 'concept' and geschreven_door = (select g.user_id from app_hidden.mijn_gebruiker() g));
 create policy "members see the action points of the session notes they see" on app.sessie_actiepunten
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org())
+  using (org_id = (select o.org from app_hidden.mijn_org() o)
          and exists (select 1 from app.sessienotities n where n.org_id = sessie_actiepunten.org_id
                      and n.id = sessie_actiepunten.notitie_id));
 create policy "writers add action points to their own concept notes" on app.sessie_actiepunten
   for insert to koers_door
-  with check (org_id = (select app_hidden.huidige_org()) and app_hidden.eigen_conceptnotitie(org_id, notitie_id));
+  with check (org_id = (select o.org from app_hidden.mijn_org() o) and app_hidden.eigen_conceptnotitie(org_id, notitie_id));

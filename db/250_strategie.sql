@@ -67,12 +67,12 @@ grant select (org_id, id, velden, ingediend_door, ingediend_op, status),
   on app.strategie_voorstellen to koers_door;
 create policy "owners, admins and MT see the strategy canvas" on app.strategie
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('strategie_bijwerken')) <> 'geen');
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('strategie_bijwerken')) <> 'geen');
 create policy "owners, admins and MT see the strategy proposals they made" on app.strategie_voorstellen
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('strategie_bijwerken')) <> 'geen'
-         and ingediend_door = (select app_hidden.huidige_gebruiker()));
+  using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('strategie_bijwerken')) <> 'geen'
+         and ingediend_door = (select g.user_id from app_hidden.mijn_gebruiker() g));
 create policy "owners, admins and MT propose a new strategy" on app.strategie_voorstellen
   for insert to koers_door
-  with check (org_id = (select app_hidden.huidige_org()) and (select app_hidden.mijn_recht('strategie_bijwerken')) <> 'geen'
-              and status = 'open' and ingediend_door = (select app_hidden.huidige_gebruiker()));
+  with check (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('strategie_bijwerken')) <> 'geen'
+              and status = 'open' and ingediend_door = (select g.user_id from app_hidden.mijn_gebruiker() g));

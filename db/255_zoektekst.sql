@@ -130,6 +130,6 @@ create trigger _900_tekst_lezen after insert or update of inhoud on app_private.
 grant select on app.bijlage_delen to koers_door;
 create policy "members see the text of attachments of tasks they see" on app.bijlage_delen
   for select to koers_door
-  using (org_id = (select app_hidden.huidige_org())
+  using (org_id = (select o.org from app_hidden.mijn_org() o)
          and exists (select 1 from app.taken t where t.org_id = bijlage_delen.org_id and t.id = bijlage_delen.taak_id offset 0));
 -- app_private.bijlage_bestanden: nothing for the doors (only the fence of 060_policies.sql).

@@ -15,8 +15,8 @@ create temp view tenant_zonder_hek as
   select t.tabel::text from app_hidden.tenant_tabellen t
   where not exists (select 1 from pg_policy p where p.polrelid = t.tabel and not p.polpermissive
                       and p.polname = 'rows stay within the caller''s organisation'
-                      and pg_get_expr(p.polqual, p.polrelid) ~ 'huidige_org'
-                      and pg_get_expr(p.polwithcheck, p.polrelid) ~ 'huidige_org');
+                      and pg_get_expr(p.polqual, p.polrelid) ~ 'app_hidden.mijn_org\(\)'
+                      and pg_get_expr(p.polwithcheck, p.polrelid) ~ 'app_hidden.mijn_org\(\)');
 create temp view tenant_zonder_org_voorop as
   select t.tabel::text from app_hidden.tenant_tabellen t
   where (select a.attname from pg_constraint k

@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(58);
+select plan(62);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -34,6 +34,7 @@ select set_config('koers.aanroep', :'alfa' || '/' ||
   (select id from app_private.aanroepen where org_id = :'alfa' and xid = '1'::xid8), true);
 set local role koers_door;
 select is(app_hidden.huidige_org(), null, 'a setting pointing at another transaction''s call impersonates nobody');
+select is((select o.org from app_hidden.mijn_org() o), null, 'nor for the policies'' inlined reader (mijn_org)');
 select is((select count(*) from app.lidmaatschappen), 0::bigint, 'and shows nothing');
 reset role;
 select set_config('koers.aanroep', '', true);
@@ -167,8 +168,20 @@ set local role koers_door;
 select set_config('koers.aanroep', :'alfa' || '/' || b.aanroep_id, true)
 from app_hidden.aanroep_begin('rest', :'sleutel'::bytea, 'team', jsonb_build_object('org_id', :'alfa'), null, null, null, now()) b;
 select is(app_hidden.huidige_org(), null, 'a refused call is nobody''s caller, whatever the setting says');
+select is((select o.org from app_hidden.mijn_org() o), null, 'also for the policies'' inlined reader (mijn_org)');
 select throws_ok($$ select * from app_hidden.bellers $$, '42501', null, 'the door cannot read the caller rows');
+select throws_ok($$ select b.parameters, b.status, b.fout_code from app_hidden.bellers b $$, '42501', null,
+  'nor what a call''s log row will say of its input and outcome');
 reset role;
+-- The policies read this backend's caller row themselves (app_hidden.mijn_org, inlined): the
+-- door sees that row and no other backend's.
+insert into app_hidden.bellers (pid, xid, wijzer, toegelaten, aanroep_id, org, door, operatie, parameters)
+values (-1, pg_current_xact_id(), 'x', true, gen_random_uuid(), :'beta', 'rest', 'team', '{}');
+set local role koers_door;
+select is((select array_agg(b.pid = pg_backend_pid()) from app_hidden.bellers b), array[true],
+  'the door sees its own backend''s caller row only');
+reset role;
+delete from app_hidden.bellers where pid = -1;
 update app_private.api_sleutels set ingetrokken_op = null where hash = :'sleutel';
 select set_config('koers.aanroep', '', true);
 
