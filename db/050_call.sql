@@ -231,12 +231,10 @@ begin
 end
 $$;
 
--- Runs an operation by name: one CASE expression with a branch per registered operation, so a
--- call's operation is a plain function call with a cached plan, not a statement parsed and
--- planned anew (EXECUTE) on every call. A SQL function, inlined into api.aanroep's expressions:
--- no function entry of its own. Made here without branches, and with them by
--- db/995_uitvoeren.sql once every operation's function exists (a SQL function's body must name
--- functions that exist). An operation not yet built is refused by aanroep_begin before it gets here.
+-- Runs an operation by name: made here without branches, and with one per registered operation
+-- by db/995_uitvoeren.sql once every operation's function exists, so a call's operation is a
+-- plain function call with a cached plan, not a statement parsed and planned anew (EXECUTE) on
+-- every call. An operation not yet built is refused by aanroep_begin before it gets here.
 create function app_hidden.onbekende_operatie(_operatie text) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 begin
@@ -245,7 +243,27 @@ end
 $$;
 
 create function app_hidden.uitvoeren(_operatie text, p jsonb) returns jsonb
-language sql volatile as $$ select app_hidden.onbekende_operatie(_operatie) $$;
+language plpgsql volatile set search_path = '' as $$
+begin
+  return app_hidden.onbekende_operatie(_operatie);
+end
+$$;
+
+-- The body of uitvoeren for the names _namen[_van.._tot] (sorted): IF statements that halve the
+-- range until one name is left. Used by db/995_uitvoeren.sql, then dropped.
+create function app_hidden.uitvoeren_boom(_namen text[], _van integer, _tot integer, _inspringen text) returns text
+language plpgsql immutable set search_path = '' as $$
+declare midden integer := (_van + _tot + 1) / 2;
+begin
+  if _tot < _van then return ''; end if;
+  if _van = _tot then
+    return format(E'%sif _operatie = %L then return api.%I(p); end if;\n', _inspringen, _namen[_van], _namen[_van]);
+  end if;
+  return format(E'%sif _operatie < %L then\n%s%selse\n%s%send if;\n', _inspringen, _namen[midden],
+                app_hidden.uitvoeren_boom(_namen, _van, midden - 1, _inspringen || '  '), _inspringen,
+                app_hidden.uitvoeren_boom(_namen, midden, _tot, _inspringen || '  '), _inspringen);
+end
+$$;
 
 -- Codes belong to the running call's caller (app_hidden.beller), never to an argument.
 create function app_hidden.bevestiger() returns app_hidden.aanroep_start

@@ -1,15 +1,26 @@
--- The dispatcher of api.aanroep (db/050_call.sql) with a branch per registered operation
--- (app.operaties, written before db/ is applied) whose function exists, now that every file
--- before this one has made them.
+-- The dispatcher of api.aanroep (db/050_call.sql), made once every file before this one has made
+-- the operations' functions: a balanced tree of comparisons over the registered operations
+-- (app.operaties, written before db/ is applied) whose function exists, so a call reaches its
+-- operation after about five comparisons, each a plain expression, and calls it with a cached
+-- plan. (A CASE over every operation sets every branch up anew in each transaction, with a
+-- permission check of each function it names.)
 do $do$
-declare takken text;
+declare
+  namen text[];
+  boom text;
 begin
-  select string_agg(format('when %L then api.%I(p)', o.naam, o.naam), ' ' order by o.naam)
-    into takken from app.operaties o where to_regproc('api.' || quote_ident(o.naam)) is not null;
+  select array_agg(o.naam order by o.naam) into namen
+  from app.operaties o where to_regproc('api.' || quote_ident(o.naam)) is not null;
+  boom := app_hidden.uitvoeren_boom(coalesce(namen, '{}'), 1, coalesce(cardinality(namen), 0), '      ');
   execute format($f$
     create or replace function app_hidden.uitvoeren(_operatie text, p jsonb) returns jsonb
-    language sql volatile as
-    $b$ select case _operatie %s else app_hidden.onbekende_operatie(_operatie) end $b$
-  $f$, coalesce(takken, 'when null then null'));
+    language plpgsql volatile set search_path = '' as $b$
+    begin
+%s
+      return app_hidden.onbekende_operatie(_operatie);
+    end
+    $b$
+  $f$, boom);
 end
 $do$;
+drop function app_hidden.uitvoeren_boom(text[], integer, integer, text);
