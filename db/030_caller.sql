@@ -155,17 +155,21 @@ $do$;
 -- module, vereist_org, alleen_mcp, rechten, parameters: how many it takes}), null for a name the
 -- registry does not have: a call's check reads one key of a constant, where a row of
 -- operaties_vast would be a scan of a list whose every row the executor sets up anew in each
--- transaction.
-do $do$
+-- transaction. Made here for every operation of the registry, and again by db/995_uitvoeren.sql
+-- for those whose function exists (an operation not built yet is an unknown address).
+create function app_hidden.operatie_vast_maken(_alleen_gebouwd boolean) returns void
+language plpgsql volatile set search_path = '' as $$
 declare waarden jsonb;
 begin
   select jsonb_object_agg(o.naam, to_jsonb(o) - 'naam'
            || jsonb_build_object('parameters', (select count(*) from app.operatie_parameters p where p.operatie = o.naam)))
-    into waarden from app_hidden.operaties_vast() o where o.naam is not null;
-  execute format('create function app_hidden.operatie_vast(_naam text) returns jsonb language sql immutable as '
+    into waarden from app_hidden.operaties_vast() o
+  where o.naam is not null and (not _alleen_gebouwd or to_regproc('api.' || quote_ident(o.naam)) is not null);
+  execute format('create or replace function app_hidden.operatie_vast(_naam text) returns jsonb language sql immutable as '
                  '$b$ select %L::jsonb -> _naam $b$', coalesce(waarden, '{}'));
 end
-$do$;
+$$;
+select app_hidden.operatie_vast_maken(false);
 
 -- What an organisation has switched, in one row per organisation, for the checks of every call:
 -- the doors (app.koppelingen), the released sections (app.secties), the modules switched off

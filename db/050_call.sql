@@ -65,9 +65,9 @@ declare
   bewaard jsonb;
   wijzer text;
 begin
-  -- An operation of the registry whose function is not built yet is an unknown address; so is
-  -- one of the AI door only, asked at another door.
-  if o is not null and ((o ->> 'alleen_mcp')::boolean and _door <> 'mcp' or to_regproc('api.' || quote_ident(_operatie)) is null) then
+  -- An operation of the AI door only, asked at another door, is an unknown address (like one
+  -- whose function is not built yet: operatie_vast does not know it).
+  if (o ->> 'alleen_mcp')::boolean and _door <> 'mcp' then
     o := null;
   end if;
   -- The credential (the door's resolver) with what its organisation switched.

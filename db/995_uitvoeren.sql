@@ -1,4 +1,4 @@
--- The dispatcher of api.aanroep (db/050_call.sql), made once every file before this one has made
+-- The dispatcher of api.aanroep (db/050_call.sql) and the operations' facts, made once every file before this one has made
 -- the operations' functions: a balanced tree of comparisons over the registered operations
 -- (app.operaties, written before db/ is applied) whose function exists, so a call reaches its
 -- operation after about five comparisons, each a plain expression, and calls it with a cached
@@ -24,3 +24,6 @@ begin
 end
 $do$;
 drop function app_hidden.uitvoeren_boom(text[], integer, integer, text);
+
+-- The operations a call may ask for: those whose function exists (db/030_caller.sql).
+select app_hidden.operatie_vast_maken(true);
