@@ -12,7 +12,8 @@
 -- on a logged table only. Only security-definer functions write it.
 create table app_hidden.bellers (
   pid integer primary key,  -- the backend
-  xid xid8 not null,        -- its transaction
+  xid xid8 not null,        -- its transaction (for its call-log row)
+  sinds timestamptz not null,  -- when its transaction began: the row counts in that transaction only
   wijzer text not null,     -- the value koers.aanroep has while this call runs
   toegelaten boolean not null,  -- passed every check; a refused call is only logged
   aanroep_id uuid not null, -- its call-log row, written by app_hidden.aanroep_einde
@@ -33,31 +34,32 @@ create table app_hidden.bellers (
 ) with (fillfactor = 50);
 revoke all on app_hidden.bellers from public;
 grant select, insert, update on app_hidden.bellers to koers_definer;
--- The readers below are inlined into the policies and definitions, so the doors and the warehouse
--- read this table themselves: only the row of their own backend, never what a call's log row
--- will say of its input or outcome. Writing stays with aanroep_begin (security definer).
-alter table app_hidden.bellers enable row level security;
-alter table app_hidden.bellers force row level security;
-grant select (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie, secties)
-  on app_hidden.bellers to koers_door;
-create policy "a backend sees only its own caller" on app_hidden.bellers for select to koers_door
-  using (pid = pg_backend_pid());
 
 -- The caller of this backend's running transaction: the one place a caller is resolved. Only the
--- row of this backend (pid), written in this transaction (xid), admitted, and named by the setting
--- koers.aanroep counts. A SQL function in FROM without SET is inlined into the query that reads
--- it, so the helpers below share this definition at no cost per call; a door reading it sees
--- its own backend's row at most (the policy above). (A door without a call, such as read-only
--- logins resolved from session_user, adds its branch here.) A warehouse session (db/930_warehouse.sql)
--- has no call: the readers below ask app_hidden.beller_warehouse() when this finds no caller, and
--- only that on a hot standby, where no transaction has an id and so no call exists.
+-- row of this backend (pid), written in this transaction (the transaction's start, now(), which
+-- unlike its id a parallel worker may read too), admitted, and named by the setting koers.aanroep
+-- counts: a setting copied from an earlier call of the same backend finds that row no longer
+-- current. A view owned by the owner of app_hidden.bellers, not security_invoker: the doors and
+-- the warehouse read the current caller through it, and nothing else of the table, whose rows
+-- say what the call's log row will say of its input and outcome. (A door without a call, such
+-- as read-only logins resolved from session_user, adds its branch to the readers below.) A
+-- warehouse session (db/930_warehouse.sql) has no call: the readers below ask
+-- app_hidden.beller_warehouse() when this finds no caller; so on a hot standby, where no call
+-- exists.
+create view app_hidden.beller_nu as
+  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties
+  from app_hidden.bellers b
+  where b.pid = pg_backend_pid() and b.sinds = now() and b.toegelaten
+    and b.wijzer = current_setting('koers.aanroep', true);
+revoke all on app_hidden.beller_nu from public;
+grant select on app_hidden.beller_nu to koers_door, koers_definer;
+
+-- The same as a SQL function in FROM without SET, inlined into the query that reads it, so the
+-- helpers below share this definition at no cost per call.
 create function app_hidden.beller_bron()
 returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
 language sql stable as $$
-  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties
-  from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id_if_assigned() and b.toegelaten
-    and b.wijzer = current_setting('koers.aanroep', true)
+  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties from app_hidden.beller_nu b
 $$;
 
 -- The caller as a record. These helpers run as koers_definer whoever calls them (the door in
@@ -84,7 +86,7 @@ $$;
 -- a SQL function holding a subquery is not inlined, and is planned anew at every query that
 -- calls it; these are called by every policy of every query.
 create function app_hidden.huidige_org() returns uuid
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare o uuid;
 begin
   if not pg_is_in_recovery() then
@@ -96,7 +98,7 @@ end
 $$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare
   o uuid;
   u uuid;
@@ -302,7 +304,7 @@ select app_hidden.org_toestand_bijwerken(x.org_id) from (
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.
 create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare
   o uuid;
   r text;
@@ -333,16 +335,17 @@ $$;
 -- as "(select o.org from app_hidden.mijn_org() o)": set-returning SQL functions without SET are
 -- inlined into the query, so a policy's check of the caller is one index probe of this
 -- backend's row, computed once per query, instead of a function call with a query of its own
--- (a call of `taken` checked the caller about thirty times). Without a call (a warehouse
--- session, or a hot standby, where no transaction has an id) they ask the security-definer
--- readers below, which also know the warehouse session's member.
+-- (a call of `taken` checked the caller about thirty times). Parallel restricted, like those
+-- readers: the leader of a parallel query works the caller out once and hands it to the workers.
+-- Without a call (a warehouse session, or a hot standby) they ask the security-definer readers,
+-- which also know the warehouse session's member.
 create function app_hidden.mijn_org() returns table (org uuid)
-language sql stable as $$
+language sql stable parallel restricted as $$
   select coalesce((select b.org from app_hidden.beller_bron() b), app_hidden.huidige_org())
 $$;
 
 create function app_hidden.mijn_gebruiker() returns table (user_id uuid)
-language sql stable as $$
+language sql stable parallel restricted as $$
   select case when b.org is not null then b.user_id else app_hidden.huidige_gebruiker() end
   from (select) leeg left join app_hidden.beller_bron() b on true
 $$;
@@ -350,7 +353,7 @@ $$;
 -- The caller row's sections are worked out by the call (aanroep_begin); otherwise the reader
 -- works them out.
 create function app_hidden.mijn_sectie(_sectie text) returns table (zichtbaar boolean)
-language sql stable as $$
+language sql stable parallel restricted as $$
   select coalesce((select _sectie = any (b.secties) from app_hidden.beller_bron() b where b.secties is not null),
                   app_hidden.sectie_zichtbaar(_sectie))
 $$;
@@ -381,12 +384,12 @@ declare
   w text := coalesce(_org::text, '') || '/' || id;
 begin
   -- The row of this backend exists after its first call: then an update.
-  insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
-                                       secties, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
+  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                       operatie, secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
           _secties, _parameters, _status, _fout_code, _verzoek_id)
   on conflict (pid) do update
-    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
+    set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
         org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
         door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
         status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;

@@ -181,16 +181,17 @@ begin
   -- The caller row: this backend's row, made by its first call, then updated.
   aanroep_id := gen_random_uuid();
   wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
-  insert into app_hidden.bellers as b (pid, xid, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door, operatie,
-                                       secties, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol, k.sleutel_id,
+  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                       operatie, secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol, k.sleutel_id,
           _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end, bewaard, status, weigering,
           _verzoek_id)
   on conflict (pid) do update
-    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
-        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
-        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
-        status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
+    set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten,
+        aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id, rol = excluded.rol,
+        sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie, secties = excluded.secties,
+        parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
+        verzoek_id = excluded.verzoek_id;
 
   if weigering is null then
     if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then

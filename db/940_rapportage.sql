@@ -41,7 +41,7 @@ begin
     select p.polname, p.polrelid::regclass as tabel,
            array(select r::regrole::text from unnest(p.polroles) r) as rollen
     from pg_policy p join pg_class c on c.oid = p.polrelid
-    where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace, 'app_hidden'::regnamespace)
+    where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace)
       and p.polcmd in ('r', '*') and 'koers_door'::regrole = any (p.polroles)
   loop
     execute format('alter policy %I on %s to %s, koers_warehouse', g.polname, g.tabel, array_to_string(g.rollen, ', '));

@@ -118,3 +118,34 @@ describe("wie_ben_ik", () => {
     assert.equal((await lastCallWithoutOrg(db.sql)).fout_code, "methode_niet_toegestaan");
   });
 });
+
+describe("the caller of a call", () => {
+  it("counts in its own transaction only: the setting of an earlier call impersonates nobody later", async () => {
+    const { doorUrl } = await import("../src/db/connection.ts");
+    const { parseApiKey } = await import("../src/api-key.ts");
+    const postgres = (await import("postgres")).default;
+    const door = postgres(await doorUrl(db.url), { max: 1, onnotice: () => {} });
+    try {
+      const hash = Buffer.from(parseApiKey(w.members.eigenaar.apiKey)!);
+      // A call, and what its setting said while it ran (the door can read its own setting).
+      const wijzer = await door.begin(async (tx) => {
+        const [a] = await tx`select api.aanroep('rest', ${hash}, 'team', ${tx.json({ org_id: w.org })}) as r`;
+        assert.equal(a!.r.status, 200);
+        const [s] = await tx`select current_setting('koers.aanroep', true) as w,
+                                    (select o.org from app_hidden.mijn_org() o) as org`;
+        assert.equal(s!.org, w.org, "while the call runs, the policies see its organisation");
+        return s!.w as string;
+      });
+      assert.match(wijzer, new RegExp(`^${w.org}/`));
+      // The same backend, a later transaction, the same setting: nobody.
+      const [later] = await door.begin(async (tx) => tx`
+        select set_config('koers.aanroep', ${wijzer}, true) as w,
+               (select o.org from app_hidden.mijn_org() o) as org,
+               (select count(*)::int from app_hidden.beller_nu) as bellers,
+               (select count(*)::int from app.lidmaatschappen) as leden`);
+      assert.deepEqual({ org: later!.org, bellers: later!.bellers, leden: later!.leden }, { org: null, bellers: 0, leden: 0 });
+    } finally {
+      await door.end();
+    }
+  });
+});
