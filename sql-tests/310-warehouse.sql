@@ -4,7 +4,7 @@
 -- Tested as the login itself (set session authorization: session_user is the login, as when it
 -- connects).
 begin;
-select plan(63);
+select plan(65);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -74,6 +74,13 @@ select is_empty($$ select c.oid::regclass::text from pg_class c
                      and has_any_column_privilege('koers_lezer', c.oid, 'select')
                      and not has_any_column_privilege('koers_door', c.oid, 'select') $$,
   'koers_lezer reads no table the doors may not read (nothing of app_private)');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace) and c.relkind in ('r', 'p')
+                     and has_table_privilege('koers_lezer', c.oid, 'select') $$,
+  'koers_lezer holds no grant on a whole table: only the columns the definitions and policies read');
+select ok(has_column_privilege('koers_lezer', 'app.taken', 'omschrijving', 'select')
+          and not has_column_privilege('koers_lezer', 'app.accounts', 'email', 'select'),
+  'such as a task''s description, never an account''s e-mail address');
 select is_empty($$ select c.oid::regclass::text from pg_class c
                    where c.relnamespace = 'app_hidden'::regnamespace and c.relkind = 'v' and c.relname like 'def\_%'
                      and (c.relowner not in ('koers_lezer'::regrole, 'koers_definer'::regrole)
