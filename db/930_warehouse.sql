@@ -5,16 +5,27 @@
 --
 -- koers_warehouse (cluster-wide, like koers_door): no login, no BYPASSRLS, not a member of
 -- koers_door (no write grant, no api.*). Every warehouse login is a member of it and of nothing
--- else. It holds the doors' read grants and is named in every read policy and fence of the doors
--- (db/940_rapportage.sql copies both from koers_door), so what a login reads passed the same
--- policies as an API key's answer, unchanged. Its search_path is rapportage, the views it is
--- meant to read (security_invoker: read as the login, under those policies).
+-- else. It may SELECT the views of rapportage and nothing else: no table or definition of app,
+-- app_private or app_hidden, no usage on app. Its search_path is rapportage.
+-- koers_lezer (cluster-wide, never logs in, no BYPASSRLS, noinherit) owns the rapportage views
+-- and the definitions (app_hidden.def_*) they read, none of them security_invoker: what is behind
+-- a view is read with koers_lezer's SELECT grants, under the doors' read policies and the
+-- organisation fence, which name koers_lezer too (db/950_lezer.sql), for the caller the session
+-- resolves to. So a login reads what an API key of its member reads, and only through the views.
 -- Who a session acts for is app_hidden.beller_warehouse() (db/030_caller.sql): the login's role OID in a row of
 -- app_private.warehouse_logins that only the app writes. Not the role's name, not a setting.
 do $$
 begin
   if not exists (select 1 from pg_roles where rolname = 'koers_warehouse') then
     create role koers_warehouse nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication;
+  end if;
+exception when duplicate_object or unique_violation then null; -- another database's migrate won
+end
+$$;
+do $$
+begin
+  if not exists (select 1 from pg_roles where rolname = 'koers_lezer') then
+    create role koers_lezer nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication;
   end if;
 exception when duplicate_object or unique_violation then null; -- another database's migrate won
 end

@@ -1,53 +1,19 @@
 -- Schema rapportage: the warehouse door's read-only views, one per resource, named after the
 -- interface's read operation (db/930_warehouse.sql: the logins). Made anew on every apply, like
--- all of db/. Every view is security_invoker: what is behind it is read as the login, a member
--- of koers_warehouse, under the doors' policies, for the caller the session resolves to. A login
--- may name nothing but these views. Every view and column carries a COMMENT (db/945);
+-- all of db/. Every view is owned by koers_lezer and is no security_invoker view: what is behind
+-- it (the definitions app_hidden.def_*, owned by koers_lezer too) is read with koers_lezer's
+-- grants, under the doors' read policies, which name koers_lezer (db/950_lezer.sql), for the
+-- caller the session resolves to. A login (a member of koers_warehouse) may SELECT these views
+-- and nothing else: no table, no definition, no usage on app. Every view is a security_barrier
+-- view, so a login's own conditions never see a row before the view's conditions and the
+-- policies have passed it. Every view and column carries a COMMENT (db/945);
 -- rapportage.woordenboek lists them.
 
--- koers_warehouse reads what the doors read, under the same policies: the doors' SELECT grants
--- (whole tables and columns, of app and of the definitions in app_hidden) copied, and its name
--- added to every policy of the doors that reads (the organisation fence included). Written once
--- here, so a grant or policy added for the doors later is the warehouse's too. It has USAGE on
--- app and app_hidden, as the doors do: a security_invoker definition reads its tables as the
--- login, and PostgreSQL parses a SQL function (def_kpi_scorebord) as the login. So a login that
--- names a table of app reads it under the same policies, as its member; never app_private,
--- never a write. db/060_policies.sql
--- makes the policies anew on every apply; the grants are taken back first so one withdrawn from
--- the doors goes here too.
+-- What 940 gave the logins before the views were koers_lezer's (the doors' grants on the tables
+-- of app and app_hidden, usage on app) is taken back: a grant, unlike the code, outlives a
+-- re-apply. The policies are made anew by db/060 and no longer name koers_warehouse.
 revoke all on all tables in schema app, app_private from koers_warehouse;
 revoke all on schema app, app_private from koers_warehouse;
-do $$
-declare g record;
-begin
-  for g in
-    select c.oid::regclass as tabel, null::text as kolom
-    from pg_class c where c.relnamespace in ('app'::regnamespace, 'app_hidden'::regnamespace) and c.relkind in ('r', 'p', 'v')
-      and has_table_privilege('koers_door', c.oid, 'select')
-    union all
-    select c.oid::regclass, a.attname::text
-    from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-    where c.relnamespace in ('app'::regnamespace, 'app_hidden'::regnamespace) and c.relkind in ('r', 'p', 'v')
-      and not has_table_privilege('koers_door', c.oid, 'select')
-      and has_column_privilege('koers_door', c.oid, a.attnum, 'select')
-  loop
-    if g.kolom is null then
-      execute format('grant select on %s to koers_warehouse', g.tabel);
-    else
-      execute format('grant select (%I) on %s to koers_warehouse', g.kolom, g.tabel);
-    end if;
-  end loop;
-  for g in
-    select p.polname, p.polrelid::regclass as tabel,
-           array(select r::regrole::text from unnest(p.polroles) r) as rollen
-    from pg_policy p join pg_class c on c.oid = p.polrelid
-    where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace)
-      and p.polcmd in ('r', '*') and 'koers_door'::regrole = any (p.polroles)
-  loop
-    execute format('alter policy %I on %s to %s, koers_warehouse', g.polname, g.tabel, array_to_string(g.rollen, ', '));
-  end loop;
-end
-$$;
 
 drop schema if exists rapportage cascade;
 create schema rapportage;
@@ -156,27 +122,44 @@ begin
 end
 $$;
 
+-- A definition that is a function (def_kpi_scorebord) is read through a reader of its own,
+-- rapportage.<view>_bron(): PostgreSQL runs (and inlines) a function a view calls as the user
+-- who queries the view, whoever owns the view, so the function's tables would be read as the
+-- login. The reader is a security-definer SQL function owned by koers_lezer that returns the
+-- definition's rows for no argument: the tables are read with koers_lezer's grants
+-- (db/950_lezer.sql), under the same policies, for the same caller (the session's), and the
+-- figures are still written once, in the definition. Executable by the logins only.
 do $$
-declare v record;
+declare v record; lees text;
 begin
   for v in select x.*, app_hidden.rapportage_selectie(x.bron, x.sleutel) as kolommen from app_hidden.rapportage_views() x loop
     if (case when v.bron like '%()' then to_regproc(left(v.bron, -2)) is not null else to_regclass(v.bron) is not null end) then
     -- A definition that changed under its view (a column renamed) leaves that view out with a
     -- warning instead of stopping the migration; sql-tests/310-warehouse.sql fails for it.
     begin
+      lees := v.bron;
+      if v.bron like '%()' then
+        lees := format('rapportage.%I()', v.naam || '_bron');
+        execute format('create function %s returns %s language sql stable security definer set search_path = '''' as %L',
+                       lees, pg_get_function_result(to_regproc(left(v.bron, -2))), 'select * from ' || v.bron);
+        execute format('alter function %s owner to koers_lezer', lees);
+        execute format('revoke all on function %s from public', lees);
+        execute format('grant execute on function %s to koers_warehouse', lees);
+        execute format('comment on function %s is %L', lees,
+                       format('The rows of %s for the view rapportage.%s, read as koers_lezer.', v.bron, v.naam));
+      end if;
       -- bijgewerkt_op from the table when the definition does not carry it (not a figure).
       if v.tabel is not null and v.sleutel is not null and not (case
            when v.bron like '%()' then exists (select 1 from pg_proc p where p.oid = to_regproc(left(v.bron, -2))
                                                and 'bijgewerkt_op' = any (p.proargnames))
            else exists (select 1 from pg_attribute a where a.attrelid = to_regclass(v.bron) and a.attname = 'bijgewerkt_op') end) then
-        execute format('grant select (bijgewerkt_op) on %s to koers_warehouse', v.tabel);
         execute format('create view rapportage.%I as select %s, t.bijgewerkt_op from %s d join %s t on t.org_id = d.org_id and (%s) '
-                       'where (select app_hidden.rapportage_zichtbaar(%L))', v.naam, v.kolommen, v.bron, v.tabel,
+                       'where (select app_hidden.rapportage_zichtbaar(%L))', v.naam, v.kolommen, lees, v.tabel,
                        (select string_agg(format('t.%1$I = d.%1$I', trim(k)), ' and ') from unnest(string_to_array(v.sleutel, ',')) k),
                        v.operatie);
       else
         execute format('create view rapportage.%I as select %s from %s d where (select app_hidden.rapportage_zichtbaar(%L))',
-                       v.naam, v.kolommen, v.bron, v.operatie);
+                       v.naam, v.kolommen, lees, v.operatie);
       end if;
       execute format('comment on view rapportage.%I is %L', v.naam, v.betekenis);
     exception when undefined_column or undefined_table or undefined_function or duplicate_column then
@@ -206,29 +189,35 @@ comment on column rapportage.woordenboek.positie is 'The column''s position in t
 comment on column rapportage.woordenboek.type is 'The column''s PostgreSQL type.';
 comment on column rapportage.woordenboek.betekenis is 'What it means.';
 
--- Every view: security_invoker (read as the login, under the policies), readable by the logins.
+-- Every view: owned by koers_lezer (read with its grants, db/950_lezer.sql, under the policies
+-- that name it), a security_barrier (a login's own conditions only see rows that passed the
+-- view's), readable by the logins.
 do $$
 declare v record;
 begin
   for v in select c.oid::regclass as view from pg_class c where c.relnamespace = 'rapportage'::regnamespace and c.relkind = 'v' loop
-    execute format('alter view %s set (security_invoker = true)', v.view);
+    execute format('alter view %s set (security_barrier = true)', v.view);
+    execute format('alter view %s owner to koers_lezer', v.view);
     execute format('grant select on %s to koers_warehouse', v.view);
   end loop;
 end
 $$;
-grant usage on schema rapportage, app, app_hidden to koers_warehouse;
+-- Usage on app_hidden (not on app): PostgreSQL inlines the definitions' figures (SQL functions
+-- of app_hidden) as the login, and the policies' helpers run as the login.
+grant usage on schema rapportage, app_hidden to koers_warehouse;
 
 -- What the views and the policies behind them call is executed as the login: EXECUTE on the
 -- helpers that cannot write (stable and immutable, no trigger functions), the same helpers the
--- doors execute. Nothing volatile (no caller writers, no sign-in writers), no api.*, and none of
--- the AI sign-in's look-ups (mcp_*, beller_mcp): a login runs any query it likes, a door only ours.
+-- doors execute. Nothing volatile (no caller writers, no sign-in writers), no api.*, none of
+-- the AI sign-in's look-ups (mcp_*, beller_mcp): a login runs any query it likes, a door only
+-- ours. And no definition (def_*): a login reads those through the views only.
 do $$
 declare f record;
 begin
   for f in
     select p.oid::regprocedure as fn from pg_proc p
     where p.pronamespace = 'app_hidden'::regnamespace and p.provolatile in ('s', 'i') and p.prokind = 'f'
-      and p.prorettype <> 'trigger'::regtype and p.proname !~ '^(mcp_|beller_mcp$)'
+      and p.prorettype <> 'trigger'::regtype and p.proname !~ '^(mcp_|beller_mcp$|def_)'
   loop
     execute format('grant execute on function %s to koers_warehouse', f.fn);
   end loop;

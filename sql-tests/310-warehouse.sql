@@ -1,8 +1,10 @@
 -- The warehouse door: a login (db/930_warehouse.sql) acts for one member of one organisation,
--- like an API key, and reads only the views of rapportage (db/940_rapportage.sql). Tested as the
--- login itself (set session authorization: session_user is the login, as when it connects).
+-- like an API key, and reads only the views of rapportage (db/940_rapportage.sql), which
+-- koers_lezer owns and reads (db/950_lezer.sql): the login itself may read no table of the app.
+-- Tested as the login itself (set session authorization: session_user is the login, as when it
+-- connects).
 begin;
-select plan(45);
+select plan(66);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -44,10 +46,49 @@ select is_empty($$ select rolname from pg_roles where rolname = 'koers_warehouse
                         or pg_has_role(oid, 'koers_door', 'member')) $$,
   'koers_warehouse: no login, no BYPASSRLS, no member of koers_door');
 select is_empty($$ select n.nspname::text from pg_namespace n
-                   where n.nspname not in ('rapportage', 'app', 'app_hidden', 'pg_catalog', 'information_schema', 'public')
+                   where n.nspname not in ('rapportage', 'app_hidden', 'pg_catalog', 'information_schema', 'public')
                      and n.nspname !~ '^pg_(toast_)?temp_'
                      and (has_schema_privilege('koers_warehouse', n.oid, 'usage') or has_schema_privilege('koers_warehouse', n.oid, 'create')) $$,
-  'koers_warehouse names nothing outside rapportage and what the views are made of (app, app_hidden): not app_private, api, beheer');
+  'koers_warehouse names nothing outside rapportage and the helpers the views call (app_hidden): not app, app_private, api, beheer');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace, 'app_hidden'::regnamespace)
+                     and has_any_column_privilege('koers_warehouse', c.oid, 'select')
+                     -- The policies' inlined reader of the current call's caller (db/030, db/950):
+                     -- a login reads it as itself, and it shows a backend its own call only.
+                     and c.oid <> 'app_hidden.beller_nu'::regclass $$,
+  'koers_warehouse reads no table or view of app, app_private or app_hidden (no definition either): only the views of rapportage');
+select is_empty($$ select p.oid::regprocedure::text from pg_proc p
+                   where p.pronamespace = 'app_hidden'::regnamespace and p.proname like 'def\_%'
+                     and has_function_privilege('koers_warehouse', p.oid, 'execute') $$,
+  'nor executes a definition that is a function');
+-- koers_lezer, as which the definitions and the views are read: no login, no power, no write.
+select is_empty($$ select rolname from pg_roles where rolname = 'koers_lezer'
+                   and (rolsuper or rolbypassrls or rolcreaterole or rolcreatedb or rolcanlogin or rolreplication or rolinherit
+                        or exists (select 1 from pg_auth_members m where m.member = oid)) $$,
+  'koers_lezer: no login, no BYPASSRLS, noinherit, a member of nothing');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+                     and c.relkind in ('r', 'p') and c.relpersistence <> 't'
+                     and (has_table_privilege('koers_lezer', c.oid, 'insert, update, delete, truncate, references, trigger')
+                          or has_any_column_privilege('koers_lezer', c.oid, 'insert, update, references')) $$,
+  'koers_lezer writes to no table');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace) and c.relkind in ('r', 'p')
+                     and has_any_column_privilege('koers_lezer', c.oid, 'select')
+                     and not has_any_column_privilege('koers_door', c.oid, 'select') $$,
+  'koers_lezer reads no table the doors may not read (nothing of app_private)');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace in ('app'::regnamespace, 'app_private'::regnamespace) and c.relkind in ('r', 'p')
+                     and has_table_privilege('koers_lezer', c.oid, 'select') $$,
+  'koers_lezer holds no grant on a whole table: only the columns the definitions and policies read');
+select ok(has_column_privilege('koers_lezer', 'app.taken', 'omschrijving', 'select')
+          and not has_column_privilege('koers_lezer', 'app.accounts', 'email', 'select'),
+  'such as a task''s description, never an account''s e-mail address');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace = 'app_hidden'::regnamespace and c.relkind = 'v' and c.relname like 'def\_%'
+                     and (c.relowner not in ('koers_lezer'::regrole, 'koers_definer'::regrole)
+                          or coalesce(c.reloptions, '{}') && array['security_invoker=true']) $$,
+  'every definition that is a view is koers_lezer''s (or a definer''s that fences itself), none security_invoker');
 select is_empty($$ select c.oid::regclass::text from pg_class c
                    where c.relnamespace in ('app_hidden'::regnamespace, 'api'::regnamespace, 'beheer'::regnamespace)
                      and c.relkind in ('r', 'p') and has_any_column_privilege('koers_warehouse', c.oid, 'select') $$,
@@ -68,11 +109,16 @@ select is_empty($$ select c.oid::regclass::text from pg_class c
   'it reads no table the doors may not read');
 select is_empty($$ select p.polname || ' on ' || p.polrelid::regclass from pg_policy p
                    where p.polcmd in ('r', '*') and 'koers_door'::regrole = any (p.polroles)
-                     and not 'koers_warehouse'::regrole = any (p.polroles) $$,
-  'every reading policy and fence of the doors also holds for the logins');
+                     and not 'koers_lezer'::regrole = any (p.polroles) $$,
+  'every reading policy and fence of the doors also holds for koers_lezer, as which the definitions are read');
+select is_empty($$ select p.polname || ' on ' || p.polrelid::regclass from pg_policy p
+                   where 'koers_warehouse'::regrole = any (p.polroles) $$,
+  'no policy names the logins: they read no table');
 select is_empty($$ select c.relname::text from pg_class c where c.relnamespace = 'rapportage'::regnamespace
-                   and (c.relkind <> 'v' or not coalesce(c.reloptions, '{}') && array['security_invoker=true']) $$,
-  'rapportage holds only views, each security_invoker: read as the login, under the policies');
+                   and (c.relkind <> 'v' or c.relowner <> 'koers_lezer'::regrole
+                        or coalesce(c.reloptions, '{}') && array['security_invoker=true']
+                        or not coalesce(c.reloptions, '{}') && array['security_barrier=true']) $$,
+  'rapportage holds only views, each koers_lezer''s, none security_invoker, each a security_barrier');
 select is_empty($$ select c.relname || coalesce('.' || a.attname, '') from pg_class c
                    left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
                    where c.relnamespace = 'rapportage'::regnamespace
@@ -98,6 +144,18 @@ update app.weektaken set bijgewerkt_op = '2000-01-01', titel = titel where org_i
 select is((select bool_and(bijgewerkt_op = app_hidden.nu()) from app.weektaken where org_id = :'alfa'), true,
   'a change of a row sets its bijgewerkt_op');
 
+-- Whether a relation reads without an error (as whoever calls it).
+create function pg_temp.leesbaar(_view text) returns boolean language plpgsql as $$
+begin
+  execute format('select count(*) from %s', _view);
+  return true;
+exception when others then
+  raise notice '%: %', _view, sqlerrm;
+  return false;
+end
+$$;
+grant execute on function pg_temp.leesbaar(text) to public;
+
 -- As the login of Alfa's lid.
 select set_config('koers.aanroep', '', true) is not null as x \gset
 set session authorization :wh_lid;
@@ -111,8 +169,22 @@ select results_eq('select org_id from rapportage.wie_ben_ik',
   from (select set_config('koers.aanroep', :'beta' || '/x', true)) x;
 select throws_ok($$ insert into app.tags (org_id, naam) values ('$$ || :'alfa' || $$', 'x') $$, '42501', null,
   'the app''s tables take no write');
+select throws_ok('select * from app.taken', '42501', null, 'a login reads no table of the app: not app.taken');
+select throws_ok('select id, naam from app.accounts', '42501', null, 'nor app.accounts');
+select throws_ok('select org_id from app.organisaties', '42501', null, 'nor app.organisaties');
+select throws_ok('select * from app_hidden.def_taken', '42501', null, 'nor a definition: app_hidden.def_taken');
+select throws_ok('select * from app_hidden.def_personen', '42501', null, 'nor app_hidden.def_personen');
+select throws_ok(format('select * from app_hidden.def_kpi_scorebord(%L, null)', date '2026-04-01'), '42501', null,
+  'nor app_hidden.def_kpi_scorebord(...)');
+select throws_ok('select * from app_hidden.def_kpi_scorebord()', '42501', null, 'nor app_hidden.def_kpi_scorebord()');
+select is_empty($$ select c.oid::regclass::text from pg_class c
+                   where c.relnamespace = 'app_private'::regnamespace and c.relkind in ('r', 'p')
+                     and has_any_column_privilege(current_user, c.oid, 'select') $$,
+  'nor any table of app_private');
 select throws_ok('select * from app_private.warehouse_logins', '42501', null, 'so are the private tables');
 select throws_ok('select * from app_hidden.bellers', '42501', null, 'the callers of the doors are refused');
+select is((select count(*)::int from app_hidden.beller_nu), 0,
+  'the caller of its own running call, the one view of app_hidden a login reads, shows nothing: a warehouse session has no call');
 select throws_ok('select app_hidden.handelen_namens(null, null)', '42501', null, 'and acting on someone''s behalf');
 select throws_ok($$ select * from app_hidden.beller_mcp('\x00', null) $$, '42501', null, 'and the AI sign-in''s look-ups');
 select throws_ok($$ select api.aanroep('rest', null, 'team', '{}', null, null, null, null) $$, '42501', null,
@@ -120,6 +192,10 @@ select throws_ok($$ select api.aanroep('rest', null, 'team', '{}', null, null, n
 select throws_ok('create temp table t (x int)', '42501', null, 'no temporary tables');
 select throws_ok('create table rapportage.t (x int)', '42501', null, 'no tables of its own');
 select throws_ok('delete from rapportage.woordenboek', null, null, 'no writes through a view');
+select is_empty($$ select c.relname::text from pg_class c
+                   where c.relnamespace = 'rapportage'::regnamespace and c.relkind = 'v'
+                     and not pg_temp.leesbaar('rapportage.' || quote_ident(c.relname)) $$,
+  'every view of rapportage reads as the login');
 reset session authorization;
 
 -- The same, acting for a coach: another member, another role.
@@ -232,6 +308,15 @@ select isnt((select ingetrokken_op from app_private.warehouse_logins where id = 
 select is((select jsonb_agg(r ->> 'gebruiker' order by r ->> 'gebruiker') from beheer.warehouse_logins(:'alfa') r
            where r ->> 'ingetrokken_op' is null and r ->> 'gebruiker' in (:'wh_lid', :'wh_coach')), jsonb_build_array(:'wh_coach'),
   'the list shows which logins are still active');
+
+-- The app's administrative connection (a superuser, here acting as the app itself: no member, no
+-- role, no section) reads the definitions past the members' policies, as it did when they were
+-- security_invoker, and still only in the organisation it acts for.
+select app_hidden.handelen_namens(:'alfa', null) is not null as app \gset
+select isnt(app_hidden.taak_weergave(:'alfa', (select id from app.taken where org_id = :'alfa' and nummer = 1)), null,
+  'the app acting as itself reads a task through the definitions');
+select is((select count(*) from app_hidden.def_taken), (select count(*) from app.taken where org_id = :'alfa'),
+  'the app reads every task of the organisation it acts for through def_taken, and none of another');
 
 select * from finish();
 rollback;
