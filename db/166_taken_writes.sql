@@ -92,10 +92,11 @@ begin
 end
 $$;
 
--- A task's fields as a proposal shows them, from its row: what the task definition shows for
--- them (app_hidden.def_taken), for the fields that are the row's own values. Fields the
--- definition looks up or works out (eigenaar, brand_label, tags, grootte, inschatting_uren)
--- are read from the definition itself (taak_bijwerken).
+-- Changes the given fields of a task. The proposal shows per field what stands now and what it
+-- becomes, as the task definition (app_hidden.def_taken) shows it: what it becomes, and the
+-- result, from one render after the change; what stands now from the locked row for the fields
+-- that are the row's own values, and from a render before the change only for the fields the
+-- definition looks up or works out (eigenaar, brand_label, tags, grootte, inschatting_uren).
 create function api.taak_bijwerken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
