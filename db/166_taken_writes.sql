@@ -103,6 +103,9 @@ declare
   org uuid := app_hidden.huidige_org();
   velden constant text[] := array['stand', 'eigenaar_user_id', 'deadline', 'herhalen', 'omschrijving', 'week', 'tags',
                                   'brand_label', 'grootte', 'inschatting_uren'];
+  -- The task, found, checked and locked in one statement (see below).
+  taak cursor (_id uuid) for
+    select * from app.taken x where x.org_id = org and x.id = _id and x.verwijderd_op is null for update;
   oud app.taken;
   t app.taken;
   tags text[];
@@ -116,12 +119,12 @@ begin
   -- update the task does not get the row (the update policy applies to FOR UPDATE). Only when
   -- it is not found does the reference say why (a task the caller cannot see, or deleted),
   -- before the checks below, as it always has.
-  select * into oud from app.taken x
-  where x.org_id = org and x.id = (p ->> 'taak_id')::uuid and x.verwijderd_op is null for update;
+  open taak((p ->> 'taak_id')::uuid);
+  fetch taak into oud;
   if oud.id is null then
     perform app_hidden.param_verwijzing(p, 'taak_id', 'taak');
   end if;
-  tags := app_hidden.param_tags(p, 'tags');
+  if p ? 'tags' then tags := app_hidden.param_tags(p, 'tags'); end if;
   if not (p ?| velden) then
     perform app_hidden.ongeldig('taak_id', 'Geef minstens één veld dat verandert.');
   end if;
@@ -160,10 +163,13 @@ begin
   if p ?| array['eigenaar_user_id', 'brand_label', 'tags', 'grootte', 'inschatting_uren'] then
     oude_weergave := app_hidden.taak_weergave(org, oud.id);
   end if;
-  update app.taken x set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
+  -- The row the cursor locked: the update reads no column of it, so only the update policies
+  -- apply (the read policies were applied when it was locked, a moment ago).
+  update app.taken set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
     herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
     grootte = t.grootte, inschatting_uren = t.inschatting_uren
-  where x.org_id = org and x.id = oud.id;
+  where current of taak;
+  close taak;
   if tags is not null then perform app_hidden.tags_zetten(org, oud.id, tags); end if;
 
   -- The proposal: per field that was given, what stands now and what it becomes (as the
