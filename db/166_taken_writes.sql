@@ -119,6 +119,7 @@ begin
   -- update the task does not get the row (the update policy applies to FOR UPDATE). Only when
   -- it is not found does the reference say why (a task the caller cannot see, or deleted),
   -- before the checks below, as it always has.
+  taak := null;  -- a portal name of its own, never one a caller's cursor holds ('taak')
   open taak((p ->> 'taak_id')::uuid);
   fetch taak into oud;
   if oud.id is null then

@@ -5,7 +5,7 @@
 -- Counted with track_functions = 'all' (pg_stat_xact_user_functions), as the render alone costs
 -- them, so a change to the task definition or the policies moves both sides alike.
 begin;
-select plan(11);
+select plan(12);
 
 set local track_functions = 'all';
 set local koers.nu = '2026-05-14T10:00:00+02:00';  -- 2026-W20
@@ -83,6 +83,13 @@ select is((select r -> 'voorstel' -> 'herhalen' from voorstel), '{"nu": "week", 
 select is((select r -> 'voorstel' -> 'stand' from voorstel),
   (select jsonb_build_object('nu', v.w -> 'stand', 'wordt', n.w -> 'stand') from voor v, na n), 'stand: read-side names before and after');
 select is((select r -> 'resultaat' -> 'taak' from voorstel), (select w from na), 'the result is the task as it shows after');
+
+-- The lock is a cursor of the function's own: a cursor of the caller's with the same name is no
+-- obstacle.
+declare taak cursor for select 1;
+select is(tests.fout(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak', 'omschrijving', 'Met een cursor')), '',
+  'a cursor named taak held by the caller is no obstacle');
+close taak;
 
 select * from finish();
 rollback;
