@@ -92,28 +92,43 @@ begin
 end
 $$;
 
+-- Changes the given fields of a task. The proposal shows per field what stands now and what it
+-- becomes, as the task definition (app_hidden.def_taken) shows it: what it becomes, and the
+-- result, from one render after the change; what stands now from the locked row for the fields
+-- that are the row's own values, and from a render before the change only for the fields the
+-- definition looks up or works out (eigenaar, brand_label, tags, grootte, inschatting_uren).
 create function api.taak_bijwerken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
-  gezocht uuid := app_hidden.param_verwijzing(p, 'taak_id', 'taak');
   velden constant text[] := array['stand', 'eigenaar_user_id', 'deadline', 'herhalen', 'omschrijving', 'week', 'tags',
                                   'brand_label', 'grootte', 'inschatting_uren'];
+  -- The task, found, checked and locked in one statement (see below).
+  taak cursor (_id uuid) for
+    select * from app.taken x where x.org_id = org and x.id = _id and x.verwijderd_op is null for update;
   oud app.taken;
   t app.taken;
-  tags text[] := app_hidden.param_tags(p, 'tags');
+  tags text[];
   herhalen text := (p ->> 'herhalen');
-  voorstel jsonb := '{}';
+  voorstel jsonb;
   oude_weergave jsonb;
   nieuwe_weergave jsonb;
 begin
+  -- Find and lock the task in one statement: two confirmations at once each keep their change,
+  -- and "what stands now" in the proposal is the row as the other left it. A role that may not
+  -- update the task does not get the row (the update policy applies to FOR UPDATE). Only when
+  -- it is not found does the reference say why (a task the caller cannot see, or deleted),
+  -- before the checks below, as it always has.
+  taak := null;  -- a portal name of its own, never one a caller's cursor holds ('taak')
+  open taak((p ->> 'taak_id')::uuid);
+  fetch taak into oud;
+  if oud.id is null then
+    perform app_hidden.param_verwijzing(p, 'taak_id', 'taak');
+  end if;
+  if p ? 'tags' then tags := app_hidden.param_tags(p, 'tags'); end if;
   if not (p ?| velden) then
     perform app_hidden.ongeldig('taak_id', 'Geef minstens één veld dat verandert.');
   end if;
-  -- Lock the task before reading it: two confirmations at once each keep their change, and
-  -- "what stands now" in the proposal is the row as the other left it. A role that may not
-  -- update the task does not get the row (the update policy applies to FOR UPDATE).
-  select * into oud from app.taken x where x.org_id = org and x.id = gezocht for update;
   if oud.id is null then
     perform app_hidden.fout('rol_mag_niet', 'Met jouw rol mag je deze taak niet bijwerken.');
   end if;
@@ -144,24 +159,59 @@ begin
     if t.inschatting_uren is not null then t.grootte := null; end if;
   end if;
 
-  oude_weergave := app_hidden.taak_weergave(org, oud.id);
-  update app.taken x set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
+  -- The task as it was is rendered only for the fields the definition looks up or works out;
+  -- the others are the row's own values (stand through stand_lezen, as the definition does).
+  if p ?| array['eigenaar_user_id', 'brand_label', 'tags', 'grootte', 'inschatting_uren'] then
+    oude_weergave := app_hidden.taak_weergave(org, oud.id);
+  end if;
+  -- The row the cursor locked: the update reads no column of it, so only the update policies
+  -- apply (the read policies were applied when it was locked, a moment ago).
+  update app.taken set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
     herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
     grootte = t.grootte, inschatting_uren = t.inschatting_uren
-  where x.org_id = org and x.id = oud.id;
+  where current of taak;
+  close taak;
   if tags is not null then perform app_hidden.tags_zetten(org, oud.id, tags); end if;
 
-  -- The proposal: per field that was given, what stands now and what it becomes.
+  -- The proposal: per field that was given, what stands now and what it becomes (as the
+  -- result shows it, rendered once).
   nieuwe_weergave := app_hidden.taak_weergave(org, oud.id);
-  select jsonb_object_agg(k, app_hidden.veld(oude_weergave -> k, nieuwe_weergave -> k)) into voorstel
-  from unnest(array['stand', 'eigenaar', 'deadline', 'herhalen', 'omschrijving', 'week', 'tags', 'brand_label',
-                    'grootte', 'inschatting_uren']) k
-  where p ? case k when 'eigenaar' then 'eigenaar_user_id' else k end
-     or (k in ('grootte', 'inschatting_uren') and p ?| array['grootte', 'inschatting_uren']);
-  return jsonb_build_object(
-    'voorstel', jsonb_build_object('taak', app_hidden.veld(
+  voorstel := jsonb_build_object('taak', app_hidden.veld(
       jsonb_build_object('nummer', oud.nummer, 'omschrijving', oud.omschrijving),
-      jsonb_build_object('nummer', oud.nummer, 'omschrijving', t.omschrijving))) || voorstel,
-    'resultaat', jsonb_build_object('taak', nieuwe_weergave));
+      jsonb_build_object('nummer', oud.nummer, 'omschrijving', t.omschrijving)));
+  if p ? 'stand' then
+    voorstel := voorstel || jsonb_build_object('stand',
+      app_hidden.veld(to_jsonb(app_hidden.stand_lezen(oud.stand)), nieuwe_weergave -> 'stand'));
+  end if;
+  if p ? 'eigenaar_user_id' then
+    voorstel := voorstel || jsonb_build_object('eigenaar',
+      app_hidden.veld(oude_weergave -> 'eigenaar', nieuwe_weergave -> 'eigenaar'));
+  end if;
+  if p ? 'deadline' then
+    voorstel := voorstel || jsonb_build_object('deadline', app_hidden.veld(to_jsonb(oud.deadline), nieuwe_weergave -> 'deadline'));
+  end if;
+  if p ? 'herhalen' then
+    voorstel := voorstel || jsonb_build_object('herhalen', app_hidden.veld(to_jsonb(oud.herhalen), nieuwe_weergave -> 'herhalen'));
+  end if;
+  if p ? 'omschrijving' then
+    voorstel := voorstel || jsonb_build_object('omschrijving',
+      app_hidden.veld(to_jsonb(oud.omschrijving), nieuwe_weergave -> 'omschrijving'));
+  end if;
+  if p ? 'week' then
+    voorstel := voorstel || jsonb_build_object('week', app_hidden.veld(to_jsonb(oud.week), nieuwe_weergave -> 'week'));
+  end if;
+  if p ? 'tags' then
+    voorstel := voorstel || jsonb_build_object('tags', app_hidden.veld(oude_weergave -> 'tags', nieuwe_weergave -> 'tags'));
+  end if;
+  if p ? 'brand_label' then
+    voorstel := voorstel || jsonb_build_object('brand_label',
+      app_hidden.veld(oude_weergave -> 'brand_label', nieuwe_weergave -> 'brand_label'));
+  end if;
+  if p ?| array['grootte', 'inschatting_uren'] then
+    voorstel := voorstel || jsonb_build_object(
+      'grootte', app_hidden.veld(oude_weergave -> 'grootte', nieuwe_weergave -> 'grootte'),
+      'inschatting_uren', app_hidden.veld(oude_weergave -> 'inschatting_uren', nieuwe_weergave -> 'inschatting_uren'));
+  end if;
+  return jsonb_build_object('voorstel', voorstel, 'resultaat', jsonb_build_object('taak', nieuwe_weergave));
 end
 $$;

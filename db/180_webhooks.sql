@@ -9,17 +9,14 @@
 -- an event must not be sent. Events about private-project tasks are never sent.
 create function app_hidden.tg_gebeurtenissen__webhook_berichten() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
-declare
-  g app.gebeurtenissen;
 begin
-  select * into g from app.gebeurtenissen x where x.org_id = new.org_id and x.id = new.id;
-  if not found or g.besloten or g.soort = 'webhook.test' then
-    return null;
-  end if;
+  -- One statement: the event as the change left it (it may be gone, or merged into another),
+  -- and the organisation's active webhooks subscribed to it; none, and nothing is written.
   insert into app_private.webhook_berichten (org_id, webhook_id, gebeurtenis_id, aangemaakt_op, volgende_poging_op)
   select w.org_id, w.id, g.id, app_hidden.nu(), app_hidden.nu()
-  from app_private.webhooks w
-  where w.org_id = g.org_id and w.aan and g.soort = any (w.gebeurtenissen)
+  from app.gebeurtenissen g
+  join app_private.webhooks w on w.org_id = g.org_id and w.aan and g.soort = any (w.gebeurtenissen)
+  where g.org_id = new.org_id and g.id = new.id and not g.besloten and g.soort <> 'webhook.test'
   on conflict (org_id, webhook_id, gebeurtenis_id) do nothing;
   return null;
 end

@@ -1,0 +1,95 @@
+-- taak_bijwerken, what a call costs (issue 16): the task is rendered once per call (twice only
+-- when a field the definition looks up is given), found and locked in one statement, and the
+-- update reads no column of the locked row, so the read policies run once, at the lock. And the
+-- proposal it saves on: per field what the task showed before the call and what it shows after.
+-- Counted with track_functions = 'all' (pg_stat_xact_user_functions), as the render alone costs
+-- them, so a change to the task definition or the policies moves both sides alike.
+begin;
+select plan(12);
+
+set local track_functions = 'all';
+set local koers.nu = '2026-05-14T10:00:00+02:00';  -- 2026-W20
+select tests.wereld('Werk BV') as org \gset
+select tests.lid(:'org', 'mt') as mt \gset
+select id as taak from app.taken where org_id = :'org' and nummer = 1 \gset
+
+create function pg_temp.aantal(_functie text) returns bigint language sql volatile as $$
+  select coalesce(sum(f.calls), 0)::bigint from pg_stat_xact_user_functions f
+  where f.schemaname || '.' || f.funcname = _functie
+$$;
+-- Calls of each function while running a statement.
+create function pg_temp.kosten(_sql text) returns jsonb language plpgsql volatile as $$
+declare
+  functies constant text[] := array['app_hidden.taak_weergave', 'app_hidden.param_verwijzing', 'app_hidden.sectie_zichtbaar'];
+  voor jsonb;
+  na jsonb;
+begin
+  select jsonb_object_agg(f, pg_temp.aantal(f)) into voor from unnest(functies) f;
+  execute _sql;
+  select jsonb_object_agg(f, pg_temp.aantal(f)) into na from unnest(functies) f;
+  return (select jsonb_object_agg(f, (na ->> f)::bigint - (voor ->> f)::bigint) from unnest(functies) f);
+end
+$$;
+
+-- The task as the door shows it in a call of this member.
+create function pg_temp.weergave(_org uuid, _user uuid, _taak uuid) returns jsonb language plpgsql volatile as $$
+declare w jsonb;
+begin
+  perform app_hidden.handelen_namens(_org, _user, 'rest');
+  set local role koers_door;
+  w := app_hidden.taak_weergave(_org, _taak);
+  reset role;
+  return w;
+end
+$$;
+
+-- What one render of the task costs, as the door in a call.
+create temp table render as select pg_temp.kosten(format($$
+  select app_hidden.handelen_namens(%L, %L, 'rest');
+  set local role koers_door;
+  select app_hidden.taak_weergave(%L, %L);
+  reset role; $$, :'org', :'mt', :'org', :'taak')) as k;
+select is((select (k ->> 'app_hidden.taak_weergave')::int from render), 1, 'a render is counted once');
+
+-- A title: no field the definition looks up.
+create temp table titel as select pg_temp.kosten(format($$
+  select tests.roep(%L, 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', %L::uuid, 'omschrijving', 'Nieuwe titel')) $$,
+  :'org', :'taak')) as k;
+select is((select (k ->> 'app_hidden.taak_weergave')::int from titel), 1, 'a new title renders the task once');
+select is((select (k ->> 'app_hidden.param_verwijzing')::int from titel), 0,
+  'the task found is not looked up a second time by reference');
+select is((select (k ->> 'app_hidden.sectie_zichtbaar')::int from titel),
+  (select (k ->> 'app_hidden.sectie_zichtbaar')::int + 1 from render),
+  'the read policy runs for the lock and for the render only, not again for the update');
+
+-- An owner is looked up by the definition: the task as it was is rendered too.
+create temp table eigenaar as select pg_temp.kosten(format($$
+  select tests.roep(%L, 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', %L::uuid, 'eigenaar_user_id', %L::uuid)) $$,
+  :'org', :'taak', :'mt')) as k;
+select is((select (k ->> 'app_hidden.taak_weergave')::int from eigenaar), 2, 'a new owner renders the task before and after');
+
+-- The proposal: what the task showed before and shows after, for the fields taken from the row.
+update app.taken set deadline = null, week = null, herhalen = 'week', stand = 'open' where org_id = :'org' and id = :'taak';
+create temp table voor as select pg_temp.weergave(:'org', :'mt', :'taak') as w;
+create temp table voorstel as select tests.roep(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak',
+  'omschrijving', 'Nog een titel', 'deadline', '2026-06-01', 'week', 'volgende', 'herhalen', 'niet', 'stand', 'in_uitvoering')) as r;
+create temp table na as select pg_temp.weergave(:'org', :'mt', :'taak') as w;
+select is((select r -> 'voorstel' -> 'omschrijving' from voorstel),
+  (select jsonb_build_object('nu', v.w -> 'omschrijving', 'wordt', n.w -> 'omschrijving') from voor v, na n),
+  'omschrijving: what the task showed and shows');
+select is((select r -> 'voorstel' -> 'deadline' from voorstel), '{"nu": null, "wordt": "2026-06-01"}', 'deadline: none, then the date');
+select is((select r -> 'voorstel' -> 'week' from voorstel), '{"nu": null, "wordt": "2026-W21"}', 'week: none, then the week');
+select is((select r -> 'voorstel' -> 'herhalen' from voorstel), '{"nu": "week", "wordt": null}', 'herhalen: weekly, then not');
+select is((select r -> 'voorstel' -> 'stand' from voorstel),
+  (select jsonb_build_object('nu', v.w -> 'stand', 'wordt', n.w -> 'stand') from voor v, na n), 'stand: read-side names before and after');
+select is((select r -> 'resultaat' -> 'taak' from voorstel), (select w from na), 'the result is the task as it shows after');
+
+-- The lock is a cursor of the function's own: a cursor of the caller's with the same name is no
+-- obstacle.
+declare taak cursor for select 1;
+select is(tests.fout(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', :'taak', 'omschrijving', 'Met een cursor')), '',
+  'a cursor named taak held by the caller is no obstacle');
+close taak;
+
+select * from finish();
+rollback;
