@@ -82,9 +82,10 @@ begin
 end
 $$;
 
--- The caller's organisation and member, for policies and operations. PL/pgSQL like beller():
--- a SQL function holding a subquery is not inlined, and is planned anew at every query that
--- calls it; these are called by every policy of every query.
+-- The caller's organisation and member, for operations, and for the policies' inlined readers
+-- (mijn_org and the like, below) when there is no call: a warehouse session, a hot standby.
+-- PL/pgSQL like beller(): a SQL function holding a subquery is not inlined, and is planned anew
+-- at every query that calls it.
 create function app_hidden.huidige_org() returns uuid
 language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare o uuid;
