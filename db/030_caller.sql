@@ -73,8 +73,14 @@ $$;
 -- The caller's organisation and member, for policies and operations. PL/pgSQL like beller():
 -- a SQL function holding a subquery is not inlined, and is planned anew at every query that
 -- calls it; these are called by every policy of every query.
+-- The helpers policies call as "(select helper())" (these two, sectie_zichtbaar, mijn_recht,
+-- mag_lezen, verborgen_projecten) are parallel restricted: they read this backend's own caller
+-- row, so only the leader of a parallel query may run them, and it does, once, as the init plan
+-- whose value it hands to the workers. Left parallel unsafe (the default), any query under a
+-- policy could never be parallel: a full read of a definition would use one core where a plain
+-- select of the same table uses three processes.
 create function app_hidden.huidige_org() returns uuid
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare o uuid;
 begin
   if not pg_is_in_recovery() then
@@ -86,7 +92,7 @@ end
 $$;
 
 create function app_hidden.huidige_gebruiker() returns uuid
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare
   o uuid;
   u uuid;
@@ -241,7 +247,7 @@ $$;
 
 -- The caller's right on an operation ('alles', 'eigen' or 'geen').
 create function app_hidden.mijn_recht(_operatie text) returns text
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable parallel restricted set search_path = '' as $$
 declare b app_hidden.aanroep_start := app_hidden.beller();
 begin
   return app_hidden.recht(b.org_id, b.rol, _operatie);
@@ -277,7 +283,7 @@ select app_hidden.constanten_maken('app_hidden.rol_secties', '_rol', 'text[]',
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.
 create function app_hidden.sectie_zichtbaar(_sectie text) returns boolean
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare
   o uuid;
   r text;
@@ -298,7 +304,7 @@ $$;
 -- released and visible to the caller, and the caller's right on the operation is not 'geen').
 -- The read policies of 200-230 start with it, as (select app_hidden.mag_lezen(..)).
 create function app_hidden.mag_lezen(_sectie text, _operatie text) returns boolean
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable parallel restricted set search_path = '' as $$
 begin
   return app_hidden.sectie_zichtbaar(_sectie) and app_hidden.mijn_recht(_operatie) <> 'geen';
 end

@@ -58,7 +58,7 @@ create policy "members see the brand labels of their organisation" on app.brand_
 -- added to it, or owning one of its tasks): one statement, which policies compute once per query
 -- ("(select app_hidden.verborgen_projecten())") instead of once per row.
 create function app_hidden.verborgen_projecten() returns uuid[]
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
   ik uuid := app_hidden.huidige_gebruiker();

@@ -40,15 +40,32 @@ create view app_hidden.taak_sommen_alle as
 alter view app_hidden.taak_sommen_alle owner to koers_definer;
 grant select on app_hidden.taak_sommen_alle to koers_door;
 
+-- The subtasks the caller may not see (those of the private projects hidden from the caller,
+-- app_hidden.verborgen_projecten), by parent: what def_taken takes off a parent's stored count.
+-- Owned by koers_definer and fenced on the caller's organisation; def_taken reads it as one
+-- array, an init plan, and only when a task with subtasks is read while some private project is
+-- hidden from the caller.
+create view app_hidden.taak_verborgen_subtaken as
+  select s.org_id, s.ouder_id
+  from app.taken s
+  where s.org_id = (select app_hidden.huidige_org()) and s.ouder_id is not null
+    and s.project_id = any ((select app_hidden.verborgen_projecten())::uuid[]);
+
+alter view app_hidden.taak_verborgen_subtaken owner to koers_definer;
+grant select on app_hidden.taak_verborgen_subtaken to koers_door;
+
 -- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
 -- every figure, one row per task. Under the caller's RLS (security_invoker). What a task's other
 -- rows add is kept with the task (its tag names, app.taken.tag_namen) or beside it (its hours,
 -- counting every member's, and how many subtasks it has: taak_sommen_alle), so a read of many
 -- tasks looks nothing up per task. A subtask's parent (for its number) is joined among the
 -- tasks that have subtasks only, under the caller's RLS. A parent shows the subtasks the caller
--- sees: all of them (the stored count) unless some private project is hidden from the caller
--- (app_hidden.verborgen_projecten, once per statement), when it counts them. The reads (taken, the writes' results,
--- zoeken) filter, order and shape it; the warehouse reads it as it is.
+-- sees: the stored count, less those in a private project hidden from the caller
+-- (app_hidden.taak_verborgen_subtaken, one array per statement, read only when some private
+-- project is hidden). No subquery per row: a subplan runs per row, and it keeps the definition
+-- from being read by a parallel query (every expression of it must be one a worker can run; the
+-- policy helpers' init plans the leader runs and hands over). The reads (taken, the writes'
+-- results, zoeken) filter, order and shape it; the warehouse reads it as it is.
 create view app_hidden.def_taken with (security_invoker = true) as
   select t.org_id, t.id, t.nummer, t.omschrijving, t.toelichting,
     case when t.prioriteit_id is not null then 'prioriteit' when t.project_id is not null then 'project' else 'los' end
@@ -69,9 +86,11 @@ create view app_hidden.def_taken with (security_invoker = true) as
     coalesce(so.besteed_uren, 0) as besteed_uren,
     t.herhalen,
     op.nummer as onder_taak_nummer,
-    case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
-         then (select count(*) from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id)
-         else coalesce(so.subtaken, 0) end as subtaken,
+    (coalesce(so.subtaken, 0)
+     - case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
+            then coalesce(cardinality(array_positions(
+                   (select array(select v.ouder_id from app_hidden.taak_verborgen_subtaken v)), t.id)), 0)
+            else 0 end)::bigint as subtaken,
     t.afgerond_op, t.verwijderd_op, t.aangemaakt_op, t.bijgewerkt_op
   from app.taken t
   left join app.prioriteiten pr on pr.org_id = t.org_id and pr.id = t.prioriteit_id
