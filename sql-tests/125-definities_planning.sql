@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(70);
+select plan(76);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -153,7 +153,8 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
           + (select count(*) from app_hidden.def_weektaken where org_id = %1$L) + (select count(*) from app_hidden.def_taak_geschiedenis where org_id = %1$L)
           + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
           + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
-          + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L))$$,
+          + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L)
+          + (select count(*) from app_hidden.taak_verborgen_subtaken where org_id = %1$L))$$,
             :'org')),
           '0'::jsonb, 'another organisation''s owner sees no row of this one through the planning definitions');
 
@@ -199,6 +200,36 @@ select is(pg_temp.als(:'org', 'mt', format($$select tags from app_hidden.def_tak
           '["Alfa", "Bèta"]'::jsonb, 'def_taken: tags as named now, in order');
 delete from app.taak_tags tt using app.tags g where tt.org_id = :'org' and tt.taak_id = :'som' and g.org_id = tt.org_id and g.id = tt.tag_id and g.naam = 'Alfa';
 select is(pg_temp.sommen_fout(:'org'), 0::bigint, 'stored sums: as counted, after hours, subtasks and tags changed');
+
+-- A full read of def_taken may run in parallel (bench part 3b: the plain select it is compared
+-- with does): with parallel plans made cheap (and these few rows read by scans, not indexes), the
+-- tasks are scanned by parallel workers (nothing in the definition or its policies is parallel
+-- unsafe, no subquery runs per row), and the rows the workers read are the rows a read without
+-- them gives, for each role (RLS, the hidden subtask).
+create temp table zonder_workers as
+  select r as rol, pg_temp.als(:'org', r, $$select jsonb_agg(to_jsonb(d) order by d.id) from app_hidden.def_taken d$$) as rijen
+  from unnest(array['eigenaar', 'admin', 'lid']) r;
+set local parallel_setup_cost = 0;
+set local parallel_tuple_cost = 0;
+set local min_parallel_table_scan_size = 0;
+set local max_parallel_workers_per_gather = 2;
+set local enable_indexscan = off;
+set local enable_indexonlyscan = off;
+set local enable_bitmapscan = off;
+select ok(jsonb_path_exists(pg_temp.als(:'org', z.rol, $$explain (format json) select * from app_hidden.def_taken$$),
+                            'strict $.** ? (@."Node Type" == "Seq Scan" && @."Parallel Aware" == true && @."Alias" == "t")'),
+          format('def_taken as %s: a full read scans the tasks with parallel workers', z.rol))
+from zonder_workers z;
+select is(pg_temp.als(:'org', z.rol, $$select jsonb_agg(to_jsonb(d) order by d.id) from app_hidden.def_taken d$$), z.rijen,
+          format('def_taken as %s: read by parallel workers, the same rows', z.rol))
+from zonder_workers z;
+reset parallel_setup_cost;
+reset parallel_tuple_cost;
+reset min_parallel_table_scan_size;
+reset max_parallel_workers_per_gather;
+reset enable_indexscan;
+reset enable_indexonlyscan;
+reset enable_bitmapscan;
 
 select * from finish();
 rollback;
