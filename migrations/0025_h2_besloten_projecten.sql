@@ -5,5 +5,13 @@
 -- reads only those (a handful), and then probes each as before.
 create index projecten_besloten on app.projecten (org_id) include (eigenaar_user_id) where besloten;
 
+-- The subtasks in the private projects hidden from the caller, by parent
+-- (app_hidden.taak_verborgen_subtaken): what the task definition takes off a parent's stored
+-- count of subtasks, read once per statement. With this index that read touches those subtasks
+-- only, not every task of the hidden projects.
+create index taken_subtaak_project on app.taken (org_id, project_id, ouder_id)
+  where ouder_id is not null and project_id is not null;
+
 -- Down Migration
+drop index app.taken_subtaak_project;
 drop index app.projecten_besloten;
