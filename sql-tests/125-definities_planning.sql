@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(81);
+select plan(82);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -215,6 +215,25 @@ $$;
 select is(pg_temp.taak_scans(pg_temp.als(:'org', r, $$explain (format json) select * from app_hidden.def_taken$$)), 1::bigint,
           format('def_taken as %s: one read of the tasks', r))
 from unnest(array['lid', 'admin']) r;
+-- The policy helpers run once per init plan, and each read policy repeating the organisation
+-- fence was one more: a whole read of def_taken enters huidige_org() once per relation it reads
+-- (the tasks, priorities, projects, brand labels; the fenced definer views of people, sums,
+-- hidden subtasks and parents), not twice per table.
+create function pg_temp.org_aanroepen(_org uuid, _rol text) returns bigint language plpgsql as $$
+declare voor bigint; r bigint;
+begin
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol), 'rest');
+  voor := coalesce((select f.calls from pg_stat_xact_user_functions f where f.funcid = 'app_hidden.huidige_org()'::regprocedure), 0);
+  set local role koers_door;
+  perform count(*), sum(length(d::text)) from app_hidden.def_taken d;
+  reset role;
+  return (select f.calls from pg_stat_xact_user_functions f where f.funcid = 'app_hidden.huidige_org()'::regprocedure) - voor;
+end
+$$;
+set local track_functions = 'pl';
+select cmp_ok(pg_temp.org_aanroepen(:'org', 'admin'), '<=', 10::bigint,
+              'def_taken read whole: at most ten entries of huidige_org (one per relation read)');
+reset track_functions;
 -- Tags: added, renamed, removed.
 insert into app.tags (org_id, naam) values (:'org', 'zeta'), (:'org', 'Alfa');
 insert into app.taak_tags (org_id, taak_id, tag_id) select :'org', :'som', g.id from app.tags g where g.org_id = :'org' and g.naam in ('zeta', 'Alfa');
