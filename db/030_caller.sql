@@ -169,15 +169,20 @@ grant select, insert, update, delete on app_hidden.org_toestand to koers_definer
 -- and the session sees nothing. Read by the caller's readers above (beller, huidige_org,
 -- huidige_gebruiker), which run it as koers_definer; the logins themselves are made in
 -- db/930_warehouse.sql. Reads only logged tables, so it answers on a hot standby too.
+-- The membership and the organisation's switches are read by scalar subqueries, one index probe
+-- each, not joins: a warehouse login plans with enable_nestloop off (db/930_warehouse.sql), so a
+-- join was hashed from the whole membership table (about 9 ms, in each of the dozen policy init
+-- plans of a read), and a nested loop would cost the plan enough to have it compiled by JIT.
 create function app_hidden.beller_warehouse()
 returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
 language sql stable as $$
-  select null::uuid, w.org_id, w.user_id, l.rol, w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
+  select null::uuid, w.org_id, w.user_id,
+    (select l.rol from app.lidmaatschappen l where l.org_id = w.org_id and l.user_id = w.user_id and l.actief),
+    w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
   from app_private.warehouse_logins w
-  join app.lidmaatschappen l on l.org_id = w.org_id and l.user_id = w.user_id and l.actief
-  join app_hidden.org_toestand t on t.org = w.org_id
   where w.rol_oid = to_regrole(quote_ident(session_user))::oid and w.ingetrokken_op is null
-    and coalesce((t.koppelingen -> 'warehouse' ->> 'aan')::boolean, false)
+    and (select l.rol from app.lidmaatschappen l where l.org_id = w.org_id and l.user_id = w.user_id and l.actief) is not null
+    and coalesce((select (t.koppelingen -> 'warehouse' ->> 'aan')::boolean from app_hidden.org_toestand t where t.org = w.org_id), false)
 $$;
 
 -- Works out an organisation's row anew. Serialised per organisation (a transaction lock, then a

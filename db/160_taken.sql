@@ -58,17 +58,17 @@ grant select on app_hidden.taak_verborgen_subtaken to koers_door;
 -- parents of a subtask the caller may see: a subtask stays where it was when an import moves its
 -- parent. def_taken shows no parent's number for their subtasks. Read as one array, an init
 -- plan, only when a subtask is read; owned by koers_definer and fenced on the caller's
--- organisation like taak_verborgen_subtaken. The hidden projects are asked once (v); "offset 0"
--- keeps the subtask check a probe per task of a hidden project (taken_ouder), not a read of
--- every subtask of the organisation.
+-- organisation like taak_verborgen_subtaken. "offset 0" keeps the subtask check a probe per
+-- task of a hidden project (taken_ouder), not a read of every subtask of the organisation; no
+-- join, so no nested loop (a warehouse login plans with enable_nestloop off, and a plan that
+-- needs one anyway costs enough to be compiled by JIT: seconds).
 create view app_hidden.taak_verborgen_ouders as
-  with v (ids) as materialized (select app_hidden.verborgen_projecten())
   select p.org_id, p.id
-  from v, app.taken p
+  from app.taken p
   where p.org_id = (select app_hidden.huidige_org())
-    and p.project_id = any (v.ids)
+    and p.project_id = any ((select app_hidden.verborgen_projecten())::uuid[])
     and exists (select 1 from app.taken s where s.org_id = p.org_id and s.ouder_id = p.id
-                  and (s.project_id is null or not s.project_id = any (v.ids))
+                  and (s.project_id is null or not s.project_id = any ((select app_hidden.verborgen_projecten())::uuid[]))
                 offset 0);
 
 alter view app_hidden.taak_verborgen_ouders owner to koers_definer;

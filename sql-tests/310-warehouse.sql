@@ -2,7 +2,7 @@
 -- like an API key, and reads only the views of rapportage (db/940_rapportage.sql). Tested as the
 -- login itself (set session authorization: session_user is the login, as when it connects).
 begin;
-select plan(45);
+select plan(47);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -98,6 +98,13 @@ update app.weektaken set bijgewerkt_op = '2000-01-01', titel = titel where org_i
 select is((select bool_and(bijgewerkt_op = app_hidden.nu()) from app.weektaken where org_id = :'alfa'), true,
   'a change of a row sets its bijgewerkt_op');
 
+create function pg_temp.plan_van(_sql text) returns jsonb language plpgsql as $$
+declare r jsonb;
+begin
+  execute 'explain (format json) ' || _sql into r;
+  return r;
+end
+$$;
 -- As the login of Alfa's lid.
 select set_config('koers.aanroep', '', true) is not null as x \gset
 set session authorization :wh_lid;
@@ -121,6 +128,19 @@ select throws_ok('create temp table t (x int)', '42501', null, 'no temporary tab
 select throws_ok('create table rapportage.t (x int)', '42501', null, 'no tables of its own');
 select throws_ok('delete from rapportage.woordenboek', null, null, 'no writes through a view');
 reset session authorization;
+
+-- A login plans with enable_nestloop off (its role settings): finding its caller, which every
+-- policy of a read does once, joins nothing (a join was hashed from every member of every
+-- organisation, and a nested loop would have cost the plan enough to be compiled by JIT).
+set session authorization :wh_lid;
+set local enable_nestloop = off;
+select is(app_hidden.huidige_org(), :'alfa'::uuid, 'with the login''s planner settings its caller is its organisation');
+reset session authorization;
+select is((select count(*) from jsonb_path_query(x.plan, 'strict $.**."Node Type"') n
+           where n #>> '{}' in ('Hash Join', 'Merge Join', 'Nested Loop')), 0::bigint,
+  'and finding it joins no tables, only probes them')
+from (select pg_temp.plan_van('select * from app_hidden.beller_warehouse()') as plan) x;
+reset enable_nestloop;
 
 -- The same, acting for a coach: another member, another role.
 set session authorization :wh_coach;
