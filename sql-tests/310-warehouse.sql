@@ -35,8 +35,8 @@ select is((select array_agg(g.rolname::text) from pg_auth_members m join pg_role
 select is((select s.setconfig from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
            where r.rolname = :'wh_lid' and s.setdatabase = (select oid from pg_database where datname = current_database())),
   array['search_path=rapportage', 'default_transaction_read_only=on', 'statement_timeout=5min',
-        'idle_in_transaction_session_timeout=60s', 'enable_nestloop=off'],
-  'its defaults: rapportage, read only, a statement timeout, hash joins for whole reads');
+        'idle_in_transaction_session_timeout=60s', 'enable_nestloop=off', 'jit=off'],
+  'its defaults: rapportage, read only, a statement timeout, hash joins for whole reads, no JIT');
 
 -- The logins' group holds no power beyond reading under the doors' policies, through the views.
 select is_empty($$ select rolname from pg_roles where rolname = 'koers_warehouse'
