@@ -242,6 +242,8 @@ export async function ensureDataset(sql: postgres.Sql, log: (line: string) => vo
       // triggers for the task definition, db/255_zoektekst.sql and db/165_taken_sommen.sql).
       await tx`select app_hidden.tag_tekst_bijwerken(o.org_id, array(select t.id from app.taken t where t.org_id = o.org_id)),
                       app_hidden.taak_sommen_opnieuw(o.org_id) from app.organisaties o`;
+      // And a subtask's parent's number (kept by a trigger when it is added, db/160_taken.sql).
+      await tx`update app.taken s set ouder_nummer = o.nummer from app.taken o where o.org_id = s.org_id and o.id = s.ouder_id`;
       const [d] = await tx`
         select (select org_id from app.organisaties where naam = ${BIG_ORG}) as org,
                bench.kwartaal()::text as quarter, (bench.kwartaal() - interval '3 months')::date::text as "previousQuarter",

@@ -198,7 +198,7 @@ create function app_hidden.constanten_maken(_functie text, _parameter text, _typ
                                             _anders text default 'null') returns void
 language plpgsql volatile set search_path = '' as $$
 begin
-  execute format('create function %s(%I text) returns %s language sql immutable as $b$ select case %I %s else %s end $b$',
+  execute format('create function %s(%I text) returns %s language sql immutable parallel safe as $b$ select case %I %s else %s end $b$',
     _functie, _parameter, _type, _parameter,
     coalesce((select string_agg(format('when %L then %L::%s', w.key, w.value, _type), ' ' order by w.key)
               from jsonb_each_text(_waarden) w), 'when null then null'),

@@ -86,6 +86,12 @@ $$;
 -- (mijn_org and the like, below) when there is no call: a warehouse session, a hot standby.
 -- PL/pgSQL like beller(): a SQL function holding a subquery is not inlined, and is planned anew
 -- at every query that calls it.
+-- The helpers policies call (these two, sectie_zichtbaar, mijn_recht, mag_lezen,
+-- verborgen_projecten, and the inlined readers) are parallel restricted: they read this
+-- backend's own caller row, so only the leader of a parallel query may run them, and it does,
+-- once, as the init plan whose value it hands to the workers. Left parallel unsafe (the
+-- default), any query under a policy could never be parallel: a full read of a definition would
+-- use one core where a plain select of the same table uses three processes.
 create function app_hidden.huidige_org() returns uuid
 language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare o uuid;
@@ -199,15 +205,20 @@ grant select, insert, update, delete on app_hidden.org_toestand to koers_definer
 -- and the session sees nothing. Read by the caller's readers above (beller, huidige_org,
 -- huidige_gebruiker), which run it as koers_definer; the logins themselves are made in
 -- db/930_warehouse.sql. Reads only logged tables, so it answers on a hot standby too.
+-- The membership and the organisation's switches are read by scalar subqueries, one index probe
+-- each, not joins: a warehouse login plans with enable_nestloop off (db/930_warehouse.sql), so a
+-- join was hashed from the whole membership table (about 9 ms, in each of the dozen policy init
+-- plans of a read), and a nested loop would cost the plan enough to have it compiled by JIT.
 create function app_hidden.beller_warehouse()
 returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
 language sql stable as $$
-  select null::uuid, w.org_id, w.user_id, l.rol, w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
+  select null::uuid, w.org_id, w.user_id,
+    (select l.rol from app.lidmaatschappen l where l.org_id = w.org_id and l.user_id = w.user_id and l.actief),
+    w.id, 'warehouse'::text, 'rapportage'::text, null::text[]
   from app_private.warehouse_logins w
-  join app.lidmaatschappen l on l.org_id = w.org_id and l.user_id = w.user_id and l.actief
-  join app_hidden.org_toestand t on t.org = w.org_id
   where w.rol_oid = to_regrole(quote_ident(session_user))::oid and w.ingetrokken_op is null
-    and coalesce((t.koppelingen -> 'warehouse' ->> 'aan')::boolean, false)
+    and (select l.rol from app.lidmaatschappen l where l.org_id = w.org_id and l.user_id = w.user_id and l.actief) is not null
+    and coalesce((select (t.koppelingen -> 'warehouse' ->> 'aan')::boolean from app_hidden.org_toestand t where t.org = w.org_id), false)
 $$;
 
 -- Works out an organisation's row anew. Serialised per organisation (a transaction lock, then a
@@ -275,7 +286,7 @@ $$;
 
 -- The caller's right on an operation ('alles', 'eigen' or 'geen').
 create function app_hidden.mijn_recht(_operatie text) returns text
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable parallel restricted set search_path = '' as $$
 declare b app_hidden.aanroep_start := app_hidden.beller();
 begin
   return app_hidden.recht(b.org_id, b.rol, _operatie);
@@ -326,7 +337,7 @@ $$;
 -- released and visible to the caller, and the caller's right on the operation is not 'geen').
 -- The read policies of 200-230 start with it, as (select app_hidden.mag_lezen(..)).
 create function app_hidden.mag_lezen(_sectie text, _operatie text) returns boolean
-language plpgsql stable set search_path = '' as $$
+language plpgsql stable parallel restricted set search_path = '' as $$
 begin
   return app_hidden.sectie_zichtbaar(_sectie) and app_hidden.mijn_recht(_operatie) <> 'geen';
 end

@@ -40,15 +40,65 @@ create view app_hidden.taak_sommen_alle as
 alter view app_hidden.taak_sommen_alle owner to koers_definer;
 grant select on app_hidden.taak_sommen_alle to koers_door;
 
+-- The subtasks the caller may not see (those of the private projects hidden from the caller,
+-- app_hidden.verborgen_projecten), by parent: what def_taken takes off a parent's stored count.
+-- Owned by koers_definer and fenced on the caller's organisation; def_taken reads it as one
+-- array, an init plan, and only when a task with subtasks is read while some private project is
+-- hidden from the caller.
+create view app_hidden.taak_verborgen_subtaken as
+  select s.org_id, s.ouder_id
+  from app.taken s
+  where s.org_id = (select o.org from app_hidden.mijn_org() o) and s.ouder_id is not null
+    and s.project_id = any ((select app_hidden.verborgen_projecten())::uuid[]);
+
+alter view app_hidden.taak_verborgen_subtaken owner to koers_definer;
+grant select on app_hidden.taak_verborgen_subtaken to koers_door;
+
+-- The tasks the caller may not see (in a private project hidden from the caller) that are
+-- parents of a subtask the caller may see: a subtask stays where it was when an import moves its
+-- parent. def_taken shows no parent's number for their subtasks. Read as one array, an init
+-- plan, only when a subtask is read; owned by koers_definer and fenced on the caller's
+-- organisation like taak_verborgen_subtaken. "offset 0" keeps the subtask check a probe per
+-- task of a hidden project (taken_ouder), not a read of every subtask of the organisation; no
+-- join, so no nested loop (a warehouse login plans with enable_nestloop off, and a plan that
+-- needs one anyway costs enough to be compiled by JIT: seconds).
+create view app_hidden.taak_verborgen_ouders as
+  select p.org_id, p.id
+  from app.taken p
+  where p.org_id = (select o.org from app_hidden.mijn_org() o)
+    and p.project_id = any ((select app_hidden.verborgen_projecten())::uuid[])
+    and exists (select 1 from app.taken s where s.org_id = p.org_id and s.ouder_id = p.id
+                  and (s.project_id is null or not s.project_id = any ((select app_hidden.verborgen_projecten())::uuid[]))
+                offset 0);
+
+alter view app_hidden.taak_verborgen_ouders owner to koers_definer;
+grant select on app_hidden.taak_verborgen_ouders to koers_door;
+
+-- A subtask's parent's number, kept with the subtask (app.taken.ouder_nummer, migration 0025)
+-- when it is added: a task's number and its parent never change.
+create function app_hidden.tg_taken__ouder_nummer() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  new.ouder_nummer := (select o.nummer from app.taken o where o.org_id = new.org_id and o.id = new.ouder_id);
+  return new;
+end
+$$;
+create trigger _100_ouder_nummer before insert or update of ouder_id on app.taken
+  for each row execute function app_hidden.tg_taken__ouder_nummer();
+
 -- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
 -- every figure, one row per task. Under the caller's RLS (security_invoker). What a task's other
 -- rows add is kept with the task (its tag names, app.taken.tag_namen) or beside it (its hours,
 -- counting every member's, and how many subtasks it has: taak_sommen_alle), so a read of many
--- tasks looks nothing up per task. A subtask's parent (for its number) is joined among the
--- tasks that have subtasks only, under the caller's RLS. A parent shows the subtasks the caller
--- sees: all of them (the stored count) unless some private project is hidden from the caller
--- (app_hidden.verborgen_projecten, once per statement), when it counts them. The reads (taken, the writes' results,
--- zoeken) filter, order and shape it; the warehouse reads it as it is.
+-- tasks looks nothing up per task. A subtask's parent's number is kept with the subtask
+-- (ouder_nummer), shown unless the parent is hidden from the caller (app_hidden.taak_verborgen_ouders,
+-- one array per statement, read only when a subtask is read). A parent shows the subtasks the caller
+-- sees: the stored count, less those in a private project hidden from the caller
+-- (app_hidden.taak_verborgen_subtaken, one array per statement, read only when some private
+-- project is hidden). No subquery per row: a subplan runs per row, and it keeps the definition
+-- from being read by a parallel query (every expression of it must be one a worker can run; the
+-- policy helpers' init plans the leader runs and hands over). The reads (taken, the writes'
+-- results, zoeken) filter, order and shape it; the warehouse reads it as it is.
 create view app_hidden.def_taken with (security_invoker = true) as
   select t.org_id, t.id, t.nummer, t.omschrijving, t.toelichting,
     case when t.prioriteit_id is not null then 'prioriteit' when t.project_id is not null then 'project' else 'los' end
@@ -68,10 +118,14 @@ create view app_hidden.def_taken with (security_invoker = true) as
     app_hidden.taak_gewicht(t.inschatting_uren, app_hidden.grootte_uren(t.grootte)) as gewicht,
     coalesce(so.besteed_uren, 0) as besteed_uren,
     t.herhalen,
-    op.nummer as onder_taak_nummer,
-    case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
-         then (select count(*) from app.taken s where s.org_id = t.org_id and s.ouder_id = t.id)
-         else coalesce(so.subtaken, 0) end as subtaken,
+    case when t.ouder_id is not null
+          and not t.ouder_id = any ((select array(select v.id from app_hidden.taak_verborgen_ouders v))::uuid[])
+         then t.ouder_nummer end as onder_taak_nummer,
+    (coalesce(so.subtaken, 0)
+     - case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
+            then coalesce(cardinality(array_positions(
+                   (select array(select v.ouder_id from app_hidden.taak_verborgen_subtaken v)), t.id)), 0)
+            else 0 end)::bigint as subtaken,
     t.afgerond_op, t.verwijderd_op, t.aangemaakt_op, t.bijgewerkt_op
   from app.taken t
   left join app.prioriteiten pr on pr.org_id = t.org_id and pr.id = t.prioriteit_id
@@ -80,10 +134,7 @@ create view app_hidden.def_taken with (security_invoker = true) as
   left join app_hidden.def_personen pa on pa.org_id = t.org_id and pa.user_id = t.aangemaakt_door
   left join app.brand_labels b
     on b.org_id = t.org_id and b.id = coalesce(t.brand_label_id, pr.brand_label_id, pj.brand_label_id)
-  left join app_hidden.taak_sommen_alle so on so.org_id = t.org_id and so.taak_id = t.id
-  left join (select o.org_id, o.id, o.nummer from app_hidden.taak_sommen_alle ps
-             join app.taken o on o.org_id = ps.org_id and o.id = ps.taak_id where ps.subtaken > 0) op
-    on op.org_id = t.org_id and op.id = t.ouder_id;
+  left join app_hidden.taak_sommen_alle so on so.org_id = t.org_id and so.taak_id = t.id;
 
 grant select on app_hidden.def_taken to koers_door, koers_definer;
 

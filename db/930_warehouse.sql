@@ -50,12 +50,15 @@ $$;
 -- and the organisation fence of every policy is a value the planner only learns when the query
 -- runs, so it guesses an average organisation (a few hundred rows) and joins by nested loops; for
 -- the 100,000 tasks of a large one that took 41 s instead of 0.4 s (bench part 3c). Hash joins
--- suit whole reads and incremental ones alike (77 ms for two days of changes).
+-- suit whole reads and incremental ones alike (77 ms for two days of changes). jit off: a plan
+-- that needs a nested loop all the same (the policy helpers' look-ups, a section check) is costed
+-- as if it were disabled, far past the JIT thresholds, and was compiled with inlining and
+-- optimisation for every such statement (0.5 to 18 ms, once 2.5 s, for a look-up of one row).
 create function app_hidden.warehouse_instellingen() returns table (naam text, waarde text)
 language sql immutable as $$
   select * from (values ('search_path', 'rapportage'), ('default_transaction_read_only', 'on'),
     ('statement_timeout', '5min'), ('idle_in_transaction_session_timeout', '60s'),
-    ('enable_nestloop', 'off')) v (naam, waarde)
+    ('enable_nestloop', 'off'), ('jit', 'off')) v (naam, waarde)
 $$;
 
 -- Makes a login for a member. _verifier is a SCRAM-SHA-256 verifier made by the app

@@ -3,7 +3,7 @@
 -- roles of the doors are powerless outside its policies; security-definer functions fix their
 -- search_path.
 begin;
-select plan(17);
+select plan(19);
 
 create temp view tenant_zonder_forced_rls as
   select t.tabel::text from app_hidden.tenant_tabellen t join pg_class c on c.oid = t.tabel
@@ -17,6 +17,15 @@ create temp view tenant_zonder_hek as
                       and p.polname = 'rows stay within the caller''s organisation'
                       and pg_get_expr(p.polqual, p.polrelid) ~ 'app_hidden.mijn_org\(\)'
                       and pg_get_expr(p.polwithcheck, p.polrelid) ~ 'app_hidden.mijn_org\(\)');
+-- The read policies leave the organisation to the fence (db/060_policies.sql): every role a
+-- policy of a tenant table names is fenced on that table too.
+create temp view rol_zonder_hek as
+  select p.polrelid::regclass::text as tabel, p.polname::text as policy, r::regrole::text as rol
+  from pg_policy p join app_hidden.tenant_tabellen t on t.tabel = p.polrelid, unnest(p.polroles) r
+  where p.polpermissive
+    and not exists (select 1 from pg_policy h where h.polrelid = p.polrelid and not h.polpermissive
+                      and h.polname = 'rows stay within the caller''s organisation'
+                      and (r = any (h.polroles) or 0::oid = any (h.polroles)));
 create temp view tenant_zonder_org_voorop as
   select t.tabel::text from app_hidden.tenant_tabellen t
   where (select a.attname from pg_constraint k
@@ -34,6 +43,7 @@ select ok((select count(*) from app_hidden.tenant_tabellen) >= 40, 'the tenant t
 select is_empty('select * from tenant_zonder_forced_rls', 'every tenant table has RLS enabled and forced');
 select is_empty('select * from tenant_zonder_policy', 'every tenant table has a policy');
 select is_empty('select * from tenant_zonder_hek', 'every tenant table has the restrictive organisation fence');
+select is_empty('select * from rol_zonder_hek', 'every role a policy of a tenant table names is held by its organisation fence');
 select is_empty('select * from tenant_zonder_org_voorop', 'org_id leads the primary key of every tenant table');
 select is_empty('select * from fk_zonder_org_voorop', 'org_id leads every foreign key between tenant tables');
 
@@ -49,6 +59,8 @@ select results_eq(
 create policy "everything" on app.slordig to koers_door using (true);
 select is((select count(*)::int from tenant_zonder_hek where tabel = 'app.slordig'), 1,
   'a table with only a permissive policy still lacks the fence');
+select is((select count(*)::int from rol_zonder_hek where tabel = 'app.slordig'), 1,
+  'and the role of that permissive policy is reported as unfenced');
 
 -- The doors: koers_door is the role policies and grants target and never logs in; each
 -- database has a login role that is a member of it (src/db/migrate.ts ensureDoorRole).

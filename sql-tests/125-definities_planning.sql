@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(70);
+select plan(82);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -153,7 +153,8 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
           + (select count(*) from app_hidden.def_weektaken where org_id = %1$L) + (select count(*) from app_hidden.def_taak_geschiedenis where org_id = %1$L)
           + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
           + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
-          + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L))$$,
+          + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L)
+          + (select count(*) from app_hidden.taak_verborgen_subtaken where org_id = %1$L))$$,
             :'org')),
           '0'::jsonb, 'another organisation''s owner sees no row of this one through the planning definitions');
 
@@ -191,6 +192,48 @@ values (:'org', 'Geheime subtaak', :'geheim', :'som', :'lid', :'eigenaar');
 select is(pg_temp.als(:'org', r, format($$select to_jsonb(subtaken) from app_hidden.def_taken where id = %L$$, :'som')),
           to_jsonb(case when r = 'admin' then 1 else 2 end), format('def_taken as %s: the subtasks that role sees', r))
 from unnest(array['lid', 'admin']) r;
+-- A subtask whose parent is in the private project (as when an import moved the parent there):
+-- its parent's number only for who sees the parent.
+insert into app.taken (org_id, omschrijving, project_id, eigenaar_user_id, aangemaakt_door)
+values (:'org', 'Geheime ouder', :'geheim', :'lid', :'eigenaar') returning id as geheime_ouder, nummer as geheime_ouder_nummer \gset
+insert into app.taken (org_id, omschrijving, prioriteit_id, ouder_id, eigenaar_user_id, aangemaakt_door)
+values (:'org', 'Open subtaak', :'prio', :'geheime_ouder', :'lid', :'eigenaar') returning id as open_subtaak \gset
+select is(pg_temp.als(:'org', r, format($$select jsonb_build_array(count(*), max(onder_taak_nummer)) from app_hidden.def_taken where id = %L$$, :'open_subtaak')),
+          jsonb_build_array(1, case when r = 'lid' then :'geheime_ouder_nummer'::integer end),
+          format('def_taken as %s: a subtask shows its parent''s number only to who sees the parent', r))
+from unnest(array['lid', 'admin']) r;
+-- def_taken reads the tasks once: what it shows of other tasks (a parent's number, the count of
+-- subtasks) is kept with the task or beside it, not read from a second scan of the tasks.
+create function pg_temp.taak_scans(_plan jsonb) returns bigint language sql as $$
+  with recursive n (knoop) as (
+    select _plan -> 0 -> 'Plan'
+    union all
+    select k from n, jsonb_array_elements(n.knoop -> 'Plans') k
+    where coalesce(k ->> 'Parent Relationship', '') not in ('InitPlan', 'SubPlan'))
+  select count(*) from n where n.knoop ->> 'Relation Name' = 'taken'
+$$;
+select is(pg_temp.taak_scans(pg_temp.als(:'org', r, $$explain (format json) select * from app_hidden.def_taken$$)), 1::bigint,
+          format('def_taken as %s: one read of the tasks', r))
+from unnest(array['lid', 'admin']) r;
+-- The policy helpers run once per init plan, and each read policy repeating the organisation
+-- fence was one more: a whole read of def_taken enters huidige_org() once per relation it reads
+-- (the tasks, priorities, projects, brand labels; the fenced definer views of people, sums,
+-- hidden subtasks and parents), not twice per table.
+create function pg_temp.org_aanroepen(_org uuid, _rol text) returns bigint language plpgsql as $$
+declare voor bigint; r bigint;
+begin
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol), 'rest');
+  voor := coalesce((select f.calls from pg_stat_xact_user_functions f where f.funcid = 'app_hidden.huidige_org()'::regprocedure), 0);
+  set local role koers_door;
+  perform count(*), sum(length(d::text)) from app_hidden.def_taken d;
+  reset role;
+  return (select f.calls from pg_stat_xact_user_functions f where f.funcid = 'app_hidden.huidige_org()'::regprocedure) - voor;
+end
+$$;
+set local track_functions = 'pl';
+select cmp_ok(pg_temp.org_aanroepen(:'org', 'admin'), '<=', 10::bigint,
+              'def_taken read whole: at most ten entries of huidige_org (one per relation read)');
+reset track_functions;
 -- Tags: added, renamed, removed.
 insert into app.tags (org_id, naam) values (:'org', 'zeta'), (:'org', 'Alfa');
 insert into app.taak_tags (org_id, taak_id, tag_id) select :'org', :'som', g.id from app.tags g where g.org_id = :'org' and g.naam in ('zeta', 'Alfa');
@@ -199,6 +242,39 @@ select is(pg_temp.als(:'org', 'mt', format($$select tags from app_hidden.def_tak
           '["Alfa", "Bèta"]'::jsonb, 'def_taken: tags as named now, in order');
 delete from app.taak_tags tt using app.tags g where tt.org_id = :'org' and tt.taak_id = :'som' and g.org_id = tt.org_id and g.id = tt.tag_id and g.naam = 'Alfa';
 select is(pg_temp.sommen_fout(:'org'), 0::bigint, 'stored sums: as counted, after hours, subtasks and tags changed');
+select is((select count(*) from app.taken s left join app.taken o on o.org_id = s.org_id and o.id = s.ouder_id
+           where s.org_id = :'org' and s.ouder_nummer is distinct from o.nummer), 0::bigint,
+          'stored parent numbers: each subtask''s is its parent''s number (none for a task without a parent)');
+
+-- A full read of def_taken may run in parallel (bench part 3b: the plain select it is compared
+-- with does): with parallel plans made cheap (and these few rows read by scans, not indexes), the
+-- tasks are scanned by parallel workers (nothing in the definition or its policies is parallel
+-- unsafe, no subquery runs per row), and the rows the workers read are the rows a read without
+-- them gives, for each role (RLS, the hidden subtask).
+create temp table zonder_workers as
+  select r as rol, pg_temp.als(:'org', r, $$select jsonb_agg(to_jsonb(d) order by d.id) from app_hidden.def_taken d$$) as rijen
+  from unnest(array['eigenaar', 'admin', 'lid']) r;
+set local parallel_setup_cost = 0;
+set local parallel_tuple_cost = 0;
+set local min_parallel_table_scan_size = 0;
+set local max_parallel_workers_per_gather = 2;
+set local enable_indexscan = off;
+set local enable_indexonlyscan = off;
+set local enable_bitmapscan = off;
+select ok(jsonb_path_exists(pg_temp.als(:'org', z.rol, $$explain (format json) select * from app_hidden.def_taken$$),
+                            'strict $.** ? (@."Node Type" == "Seq Scan" && @."Parallel Aware" == true && @."Alias" == "t")'),
+          format('def_taken as %s: a full read scans the tasks with parallel workers', z.rol))
+from zonder_workers z;
+select is(pg_temp.als(:'org', z.rol, $$select jsonb_agg(to_jsonb(d) order by d.id) from app_hidden.def_taken d$$), z.rijen,
+          format('def_taken as %s: read by parallel workers, the same rows', z.rol))
+from zonder_workers z;
+reset parallel_setup_cost;
+reset parallel_tuple_cost;
+reset min_parallel_table_scan_size;
+reset max_parallel_workers_per_gather;
+reset enable_indexscan;
+reset enable_indexonlyscan;
+reset enable_bitmapscan;
 
 select * from finish();
 rollback;

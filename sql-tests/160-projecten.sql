@@ -1,7 +1,7 @@
 -- projecten: only running projects the caller can see; private ones for those who work on
 -- them; open task count and hours spent (all of them, also hours the caller cannot see).
 begin;
-select plan(13);
+select plan(15);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Project BV') as org \gset
@@ -52,6 +52,24 @@ select is(pg_temp.web('looptijd')::jsonb, '{"van": "2026-05-01", "tot": null}', 
 insert into app.org_rechten (org_id, operatie, rol, recht)
 select :'org', o.naam, 'coach', 'geen' from app.operaties o where o.sectie = 'prioriteiten';
 select is(pg_temp.titels('coach'), null, 'a refused role sees no projects (policy)');
+
+-- The hidden private projects are asked in every query that reads tasks or projects: the helper
+-- reads the private projects of the organisation only (a partial index), not every project.
+insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum)
+select :'org', format('Open %s', i), :'e', '2026-01-01' from generate_series(1, 30) i;
+analyze app.projecten;
+create function pg_temp.verborgen(_org uuid, _rol text, out verborgen uuid[], out gelezen bigint) language plpgsql as $$
+declare voor bigint;
+begin
+  perform app_hidden.handelen_namens(_org, tests.lid(_org, _rol), 'rest');
+  voor := (select s.idx_tup_fetch + s.seq_tup_read from pg_stat_xact_user_tables s where s.relid = 'app.projecten'::regclass);
+  verborgen := app_hidden.verborgen_projecten();
+  gelezen := (select s.idx_tup_fetch + s.seq_tup_read from pg_stat_xact_user_tables s where s.relid = 'app.projecten'::regclass) - voor;
+end
+$$;
+select is((pg_temp.verborgen(:'org', 'admin')).verborgen, array[:'besloten'::uuid], 'verborgen_projecten: the private project admin does not work on');
+select cmp_ok((pg_temp.verborgen(:'org', 'admin')).gelezen, '<=', 1::bigint,
+  'verborgen_projecten reads the private projects only (1 of 36 projects)');
 
 select * from finish();
 rollback;

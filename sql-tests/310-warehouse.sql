@@ -4,7 +4,7 @@
 -- Tested as the login itself (set session authorization: session_user is the login, as when it
 -- connects).
 begin;
-select plan(66);
+select plan(68);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -37,8 +37,8 @@ select is((select array_agg(g.rolname::text) from pg_auth_members m join pg_role
 select is((select s.setconfig from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
            where r.rolname = :'wh_lid' and s.setdatabase = (select oid from pg_database where datname = current_database())),
   array['search_path=rapportage', 'default_transaction_read_only=on', 'statement_timeout=5min',
-        'idle_in_transaction_session_timeout=60s', 'enable_nestloop=off'],
-  'its defaults: rapportage, read only, a statement timeout, hash joins for whole reads');
+        'idle_in_transaction_session_timeout=60s', 'enable_nestloop=off', 'jit=off'],
+  'its defaults: rapportage, read only, a statement timeout, hash joins for whole reads, no JIT');
 
 -- The logins' group holds no power beyond reading under the doors' policies, through the views.
 select is_empty($$ select rolname from pg_roles where rolname = 'koers_warehouse'
@@ -156,6 +156,13 @@ end
 $$;
 grant execute on function pg_temp.leesbaar(text) to public;
 
+create function pg_temp.plan_van(_sql text) returns jsonb language plpgsql as $$
+declare r jsonb;
+begin
+  execute 'explain (format json) ' || _sql into r;
+  return r;
+end
+$$;
 -- As the login of Alfa's lid.
 select set_config('koers.aanroep', '', true) is not null as x \gset
 set session authorization :wh_lid;
@@ -197,6 +204,19 @@ select is_empty($$ select c.relname::text from pg_class c
                      and not pg_temp.leesbaar('rapportage.' || quote_ident(c.relname)) $$,
   'every view of rapportage reads as the login');
 reset session authorization;
+
+-- A login plans with enable_nestloop off (its role settings): finding its caller, which every
+-- policy of a read does once, joins nothing (a join was hashed from every member of every
+-- organisation, and a nested loop would have cost the plan enough to be compiled by JIT).
+set session authorization :wh_lid;
+set local enable_nestloop = off;
+select is(app_hidden.huidige_org(), :'alfa'::uuid, 'with the login''s planner settings its caller is its organisation');
+reset session authorization;
+select is((select count(*) from jsonb_path_query(x.plan, 'strict $.**."Node Type"') n
+           where n #>> '{}' in ('Hash Join', 'Merge Join', 'Nested Loop')), 0::bigint,
+  'and finding it joins no tables, only probes them')
+from (select pg_temp.plan_van('select * from app_hidden.beller_warehouse()') as plan) x;
+reset enable_nestloop;
 
 -- The same, acting for a coach: another member, another role.
 set session authorization :wh_coach;
