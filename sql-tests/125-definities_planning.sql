@@ -227,7 +227,9 @@ begin
   set local role koers_door;
   perform count(*), sum(length(d::text)) from app_hidden.def_taken d;
   reset role;
-  return (select f.calls from pg_stat_xact_user_functions f where f.funcid = 'app_hidden.huidige_org()'::regprocedure) - voor;
+  -- No row at all when it was never called: the policies read the caller inline (mijn_org), and
+  -- fall back on huidige_org only without a call.
+  return coalesce((select f.calls from pg_stat_xact_user_functions f where f.funcid = 'app_hidden.huidige_org()'::regprocedure), 0) - voor;
 end
 $$;
 set local track_functions = 'pl';

@@ -63,11 +63,11 @@ select is((select (k ->> 'app_hidden.param_verwijzing')::int from titel), 0,
   'the task found is not looked up a second time by reference');
 -- The policies read the caller inline (app_hidden.mijn_sectie and the like, db/030), so a read
 -- policy that runs shows as a reading of the caller row (app_hidden.bellers), not as a call of
--- sectie_zichtbaar. The whole call (its start, the lock, one render, its log row) reads the caller
--- fewer than twice as often as a render alone; an update that ran the read policy again read it
--- four times more (43 against 20 when this was written; 39 now).
-select cmp_ok((select (k ->> 'app_hidden.bellers')::int from titel), '<',
-  (select 2 * (k ->> 'app_hidden.bellers')::int from render),
+-- sectie_zichtbaar. Besides its render, the call reads the caller 18 times (its start, the lock
+-- under the read policy, the update's own policies, its log row); an update that ran the read
+-- policy again read it 20 times (measured at the merge of both). A change of the policies moves
+-- these counts: count them again, and keep the update out of the read policy.
+select is((select (k ->> 'app_hidden.bellers')::int from titel) - (select (k ->> 'app_hidden.bellers')::int from render), 18,
   'the read policy runs for the lock and for the render only, not again for the update');
 
 -- An owner is looked up by the definition: the task as it was is rendered too.
