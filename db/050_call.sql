@@ -35,11 +35,10 @@ select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'tex
 -- statement on a row of this backend's own, so calls at once never wait for each other, and the
 -- count of a window is the sum over the backends of every instance on this database.
 --
--- Two statements, each with a small plan (the executor sets every node of a plan up anew in
+-- Three statements, each with a small plan (the executor sets every node of a plan up anew in
 -- each transaction, so a call pays for the size of its plans, not only for the rows they read):
--- one reads the credential with the organisation's switches (app_hidden.org_toestand), the other
--- counts the call and writes the caller row. The operation's facts are one key of a constant
--- (app_hidden.operatie_vast).
+-- the credential with the organisation's switches (app_hidden.org_toestand), the count, the
+-- caller row. The operation's facts are one key of a constant (app_hidden.operatie_vast).
 create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text, _parameters jsonb,
   _voorfout jsonb, _verzoek_id text, _adres text, _begonnen timestamptz,
   out aanroep_id uuid, out operatie text, out schrijft boolean, out twee_stappen boolean,
