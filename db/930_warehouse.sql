@@ -15,19 +15,16 @@
 -- Who a session acts for is app_hidden.beller_warehouse() (db/030_caller.sql): the login's role OID in a row of
 -- app_private.warehouse_logins that only the app writes. Not the role's name, not a setting.
 do $$
+declare rol text;
 begin
-  if not exists (select 1 from pg_roles where rolname = 'koers_warehouse') then
-    create role koers_warehouse nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication;
-  end if;
-exception when duplicate_object or unique_violation then null; -- another database's migrate won
-end
-$$;
-do $$
-begin
-  if not exists (select 1 from pg_roles where rolname = 'koers_lezer') then
-    create role koers_lezer nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication;
-  end if;
-exception when duplicate_object or unique_violation then null; -- another database's migrate won
+  foreach rol in array array['koers_warehouse', 'koers_lezer'] loop
+    begin
+      if not exists (select 1 from pg_roles where rolname = rol) then
+        execute format('create role %I nologin nosuperuser nocreatedb nocreaterole noinherit nobypassrls noreplication', rol);
+      end if;
+    exception when duplicate_object or unique_violation then null; -- another database's migrate won
+    end;
+  end loop;
 end
 $$;
 

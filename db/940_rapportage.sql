@@ -210,16 +210,22 @@ grant usage on schema rapportage, app_hidden to koers_warehouse;
 -- helpers that cannot write (stable and immutable, no trigger functions), the same helpers the
 -- doors execute. Nothing volatile (no caller writers, no sign-in writers), no api.*, none of
 -- the AI sign-in's look-ups (mcp_*, beller_mcp): a login runs any query it likes, a door only
--- ours. And no definition (def_*): a login reads those through the views only.
+-- ours. And no definition (def_*): a login reads those through the views only. koers_lezer gets
+-- the same helpers and the definitions that are functions too: the readers of this file run as
+-- koers_lezer (db/950_lezer.sql), and what a definition calls runs as the session's user except
+-- there.
 do $$
 declare f record;
 begin
   for f in
-    select p.oid::regprocedure as fn from pg_proc p
+    select p.oid::regprocedure as fn, p.proname from pg_proc p
     where p.pronamespace = 'app_hidden'::regnamespace and p.provolatile in ('s', 'i') and p.prokind = 'f'
-      and p.prorettype <> 'trigger'::regtype and p.proname !~ '^(mcp_|beller_mcp$|def_)'
+      and p.prorettype <> 'trigger'::regtype and p.proname !~ '^(mcp_|beller_mcp$)'
   loop
-    execute format('grant execute on function %s to koers_warehouse', f.fn);
+    execute format('grant execute on function %s to koers_lezer', f.fn);
+    if f.proname !~ '^def_' then
+      execute format('grant execute on function %s to koers_warehouse', f.fn);
+    end if;
   end loop;
 end
 $$;

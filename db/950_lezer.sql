@@ -127,21 +127,7 @@ begin
 end
 $$;
 
--- What a definition calls runs as the session's user, except in the readers of db/940, which run
--- as koers_lezer: EXECUTE there on the definitions that are functions and the helpers that
--- cannot write (stable and immutable, no trigger functions), as the doors have.
-do $$
-declare f record;
-begin
-  for f in
-    select p.oid::regprocedure as fn from pg_proc p
-    where p.pronamespace = 'app_hidden'::regnamespace and p.provolatile in ('s', 'i') and p.prokind = 'f'
-      and p.prorettype <> 'trigger'::regtype and p.proname !~ '^(mcp_|beller_mcp$)'
-  loop
-    execute format('grant execute on function %s to koers_lezer', f.fn);
-  end loop;
-end
-$$;
+-- koers_lezer's EXECUTE grants are made with the logins' (db/940_rapportage.sql).
 
 -- The policies read the caller through app_hidden.mijn_org() and the like (db/030_caller.sql):
 -- SQL functions inlined into the query, whose view of the current call (app_hidden.beller_nu) is
