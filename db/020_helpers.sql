@@ -192,7 +192,7 @@ $$;
 -- Makes the immutable SQL function _functie(_parameter text) returns _type that answers each key
 -- of _waarden with its value (text, cast to _type) as a constant and any other key with _anders
 -- (SQL; default null): reference data that a call reads without touching a table (see
--- app_hidden.operaties_vast, 030_caller.sql), made while db/ is applied. Not for the doors
+-- app_hidden.operaties_json, 030_caller.sql), made while db/ is applied. Not for the doors
 -- (db/999_grants.sql).
 create function app_hidden.constanten_maken(_functie text, _parameter text, _type text, _waarden jsonb,
                                             _anders text default 'null') returns void

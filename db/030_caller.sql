@@ -138,47 +138,46 @@ end
 $$;
 
 -- The registry's operations and the default rights of each role (app.operaties,
--- app.rol_rechten) as constants: made from the reference data, which migrating writes before it
--- applies db/ and which is part of the hash that decides whether db/ is applied again. A call
--- reads them without touching a table: every table a call touches costs it a lock, and beyond
--- sixteen of them those locks go through the lock manager that every backend shares.
-do $do$
-declare rijen text;
-begin
-  select string_agg(format('(%L, %L::boolean, %L::boolean, %L, %L, %L::boolean, %L::boolean, %L::jsonb)',
-                           o.naam, o.schrijft, o.twee_stappen, o.sectie, o.module, o.vereist_org, o.alleen_mcp,
-                           (select jsonb_object_agg(d.rol, d.recht) from app.rol_rechten d where d.operatie = o.naam)),
-                    ', ' order by o.naam)
-    into rijen from app.operaties o;
-  execute format($f$
-    create function app_hidden.operaties_vast()
-    returns table (naam text, schrijft boolean, twee_stappen boolean, sectie text, module text, vereist_org boolean,
-                   alleen_mcp boolean, rechten jsonb)
-    language sql immutable as
-    $b$ select * from (values %s) v (naam, schrijft, twee_stappen, sectie, module, vereist_org, alleen_mcp, rechten) $b$
-  $f$, coalesce(rijen, '(null::text, null::boolean, null::boolean, null::text, null::text, null::boolean, null::boolean, null::jsonb)'));
-end
-$do$;
-
--- The same facts of one operation as one constant JSON object ({schrijft, twee_stappen, sectie,
--- module, vereist_org, alleen_mcp, rechten, parameters: how many it takes}), null for a name the
--- registry does not have: a call's check reads one key of a constant, where a row of
--- operaties_vast would be a scan of a list whose every row the executor sets up anew in each
--- transaction. Made here for every operation of the registry, and again by db/995_uitvoeren.sql
--- for those whose function exists (an operation not built yet is an unknown address).
-create function app_hidden.operatie_vast_maken(_alleen_gebouwd boolean) returns void
+-- app.rol_rechten) as one constant JSON object, app_hidden.operaties_json(): {naam: {schrijft,
+-- twee_stappen, sectie, module, vereist_org, alleen_mcp, rechten: {rol: recht}, parameters: how
+-- many it takes}}. Made from the reference data, which migrating writes before it applies db/ and
+-- which is part of the hash that decides whether db/ is applied again; made here for every
+-- operation of the registry, and again by db/995_uitvoeren.sql for those whose function exists
+-- (an operation not built yet is an unknown address). A call reads it without touching a table:
+-- every table a call touches costs it a lock, and beyond sixteen of them those locks go through
+-- the lock manager that every backend shares.
+create function app_hidden.operaties_maken(_alleen_gebouwd boolean) returns void
 language plpgsql volatile set search_path = '' as $$
 declare waarden jsonb;
 begin
-  select jsonb_object_agg(o.naam, to_jsonb(o) - 'naam'
-           || jsonb_build_object('parameters', (select count(*) from app.operatie_parameters p where p.operatie = o.naam)))
-    into waarden from app_hidden.operaties_vast() o
-  where o.naam is not null and (not _alleen_gebouwd or to_regproc('api.' || quote_ident(o.naam)) is not null);
-  execute format('create or replace function app_hidden.operatie_vast(_naam text) returns jsonb language sql immutable as '
-                 '$b$ select %L::jsonb -> _naam $b$', coalesce(waarden, '{}'));
+  select jsonb_object_agg(o.naam, jsonb_build_object(
+           'schrijft', o.schrijft, 'twee_stappen', o.twee_stappen, 'sectie', o.sectie, 'module', o.module,
+           'vereist_org', o.vereist_org, 'alleen_mcp', o.alleen_mcp,
+           'rechten', coalesce((select jsonb_object_agg(d.rol, d.recht) from app.rol_rechten d where d.operatie = o.naam), '{}'),
+           'parameters', (select count(*) from app.operatie_parameters p where p.operatie = o.naam)))
+    into waarden from app.operaties o
+  where not _alleen_gebouwd or to_regproc('api.' || quote_ident(o.naam)) is not null;
+  execute format('create or replace function app_hidden.operaties_json() returns jsonb language sql immutable as '
+                 '$b$ select %L::jsonb $b$', coalesce(waarden, '{}'));
 end
 $$;
-select app_hidden.operatie_vast_maken(false);
+select app_hidden.operaties_maken(false);
+
+-- One operation's facts, null for a name the registry does not have: one key of the constant
+-- (a call's check; a scan of a list would have the executor set every row up anew in each
+-- transaction).
+create function app_hidden.operatie_vast(_naam text) returns jsonb
+language sql immutable as $$ select app_hidden.operaties_json() -> _naam $$;
+
+-- Every operation as a row, for what goes through them all (the sections a role may see).
+create function app_hidden.operaties_vast()
+returns table (naam text, schrijft boolean, twee_stappen boolean, sectie text, module text, vereist_org boolean,
+               alleen_mcp boolean, rechten jsonb)
+language sql immutable as $$
+  select e.key, (e.value ->> 'schrijft')::boolean, (e.value ->> 'twee_stappen')::boolean, e.value ->> 'sectie',
+         e.value ->> 'module', (e.value ->> 'vereist_org')::boolean, (e.value ->> 'alleen_mcp')::boolean, e.value -> 'rechten'
+  from jsonb_each(app_hidden.operaties_json()) e
+$$;
 
 -- What an organisation has switched, in one row per organisation, for the checks of every call:
 -- the doors (app.koppelingen), the released sections (app.secties), the modules switched off
@@ -279,7 +278,7 @@ begin
   return coalesce(
     (select r.recht from app.org_rechten r
      where r.org_id = _org and r.operatie = _operatie and r.rol = _rol),
-    (select o.rechten ->> _rol from app_hidden.operaties_vast() o where o.naam = _operatie),
+    app_hidden.operatie_vast(_operatie) -> 'rechten' ->> _rol,
     'geen');
 end
 $$;

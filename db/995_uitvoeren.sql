@@ -26,4 +26,4 @@ $do$;
 drop function app_hidden.uitvoeren_boom(text[], integer, integer, text);
 
 -- The operations a call may ask for: those whose function exists (db/030_caller.sql).
-select app_hidden.operatie_vast_maken(true);
+select app_hidden.operaties_maken(true);

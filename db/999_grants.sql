@@ -46,4 +46,4 @@ revoke execute on function app_hidden.org_toestand_bijwerken(uuid) from koers_do
 
 -- Making the constant functions is for applying db/ only.
 revoke execute on function app_hidden.constanten_maken(text, text, text, jsonb, text) from koers_door, koers_definer;
-revoke execute on function app_hidden.operatie_vast_maken(boolean) from koers_door, koers_definer;
+revoke execute on function app_hidden.operaties_maken(boolean) from koers_door, koers_definer;
