@@ -3,6 +3,7 @@
 //
 //   npm run bench                                   persistent cluster in bench/.data (BENCH_DATA_DIR)
 //   BENCH_DATABASE_URL=postgres://... npm run bench  a server of your choice (database koers_bench)
+//   BENCH_DATABASE=koers_x ...                      another database on that server (a clone, say)
 //   BENCH_ROUNDS=7 BENCH_ROUND_MS=3000 BENCH_SOAK_MS=60000 npm run bench
 //   BENCH_ONLY=door,cpu,rls,write,def,warehouse,soak npm run bench  some parts only
 //   BENCH_READS=wie_ben_ik,team npm run bench       some door/bare pairs only (parts door and cpu)
@@ -27,6 +28,7 @@ const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const SOAK_CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 50);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,def,warehouse,soak").split(","));
+const DATABASE = process.env.BENCH_DATABASE ?? "koers_bench";
 const READS = process.env.BENCH_READS ? new Set(process.env.BENCH_READS.split(",")) : null;
 const chosen = (name: string) => !READS || READS.has(name.split(" ")[0]!) || READS.has(name);
 
@@ -150,16 +152,16 @@ const takeRssPart = () => { const x = rssPart; rssPart = 0; return x.toFixed(0);
 let rssTimer: NodeJS.Timeout | undefined;
 try {
   const admin0 = postgres(srv.url("postgres"), { max: 1, onnotice: () => {} });
-  const [exists] = await admin0`select 1 from pg_database where datname = 'koers_bench'`;
-  if (!exists) await admin0.unsafe("create database koers_bench");
+  const [exists] = await admin0`select 1 from pg_database where datname = ${DATABASE}`;
+  if (!exists) await admin0.unsafe(`create database "${DATABASE}"`);
   const [{ version }] = await admin0`select current_setting('server_version') as version` as unknown as [{ version: string }];
   // Figures only count on a server configured as production is: every commit durable.
   const durability = await admin0`select name, setting from pg_settings
     where name in ('fsync', 'full_page_writes', 'synchronous_commit') order by name` as unknown as { name: string; setting: string }[];
   const asProduction = durability.length === 3 && durability.every((d) => d.setting === "on");
   await admin0.end();
-  const adminUrl = srv.url("koers_bench");
-  log("migrating koers_bench");
+  const adminUrl = srv.url(DATABASE);
+  log(`migrating ${DATABASE}`);
   await migrate(adminUrl);
   const sql = postgres(adminUrl, { max: 2, onnotice: () => {} });
   log(`data set: ${ORGS} organisations of ${PEOPLE} people; ${BIG_ORG} with ${BIG_TASKS} tasks (generated once, then reused)`);
