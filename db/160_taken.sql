@@ -184,7 +184,11 @@ create function api.taken(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   org uuid := app_hidden.huidige_org();
-  een uuid := app_hidden.param_verwijzing(p, 'nummer', 'taaknummer');
+  -- One task by its number: found and shown by one statement under the caller's RLS (a look-up
+  -- of its id first would run the tasks' policies twice).
+  een jsonb := case when p ->> 'nummer' is not null then
+    (select w.weergave from app_hidden.taak_weergaven w
+     where w.org_id = org and w.nummer = (p ->> 'nummer')::integer and w.verwijderd_op is null) end;
   f_soort text := (p ->> 'soort');
   f_hoort_bij uuid := (p ->> 'hoort_bij_id')::uuid;
   f_eigenaar uuid := (p ->> 'eigenaar_user_id')::uuid;
@@ -193,11 +197,15 @@ declare
   f_tags text[];
   ids uuid[];
 begin
+  if een is null and p ->> 'nummer' is not null then
+    -- Not there, or not for this caller: the look-up by number refuses with its message (and
+    -- shows the task should it have come in since).
+    een := app_hidden.taak_weergave(org, app_hidden.param_verwijzing(p, 'nummer', 'taaknummer'));
+  end if;
   -- Checked also with nummer (a bad week is refused whatever else is given).
   f_week := app_hidden.param_week(p, 'week', org, false);
   if een is not null then
-    return jsonb_build_object('taken', jsonb_build_array(
-      (select w.weergave from app_hidden.taak_weergaven w where w.org_id = org and w.id = een)), 'afgekapt', false);
+    return jsonb_build_object('taken', jsonb_build_array(een), 'afgekapt', false);
   end if;
   if p ? 'tags' then
     f_tags := (select array_agg(distinct lower(x)) from unnest(app_hidden.param_tags(p, 'tags')) x);
