@@ -300,10 +300,66 @@ try {
       log(`       ${c.name.padEnd(20)} door ${median(d).toFixed(0).padStart(6)} us   bare ${median(b).toFixed(0).padStart(6)} us   ` +
           `bare/door ${(100 * median(b) / median(d)).toFixed(0)}%`);
     }
+    // 1c. The floor: the least a call can cost while its rules hold. The statements every admitted
+    // call must run (the credential, the rate-limit count, the caller row the policies trust, the
+    // call-log row) and the bare query, in one PL/pgSQL function on the same tables as the door,
+    // with no checks, no refusals, no RLS and no error handling; its reads' commit not waited for,
+    // as the door's reads. What the door costs beyond the floor is the machinery's own.
+    let floor: number | null = null;
+    if (chosen("wie_ben_ik")) {
+      const query = q.wieBenIk.replace("$1::uuid", "k.org_id").replace("$2::uuid", "k.user_id").replace("$3::uuid", "k.sleutel_id")
+        .replace("::text as body", "::text into antwoord");
+      await sql.unsafe(`
+        create or replace function bench.vloer(_sleutel bytea) returns text language plpgsql volatile as $$
+        declare
+          k record;
+          geteld integer;
+          id uuid := gen_random_uuid();
+          einde bigint := (floor(extract(epoch from now()) / 60)::bigint + 1) * 60;
+          antwoord text;
+        begin
+          select c.org_id, c.user_id, c.rol, c.sleutel_id into k from app_hidden.beller_rest(_sleutel, null) c;
+          with mijn as (
+            insert into app_private.tempo as t (wie, pid, tot, aantal) values ('vloer:' || k.sleutel_id, pg_backend_pid(), einde, 1)
+            on conflict (wie, pid) do update set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+            returning t.wie, t.aantal)
+          select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                      where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0) into geteld from mijn m;
+          insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                               operatie, secties, parameters, status, verzoek_id)
+          values (pg_backend_pid(), pg_current_xact_id(), now(), k.org_id || '/' || id, true, id, k.org_id, k.user_id, k.rol,
+                  k.sleutel_id, 'rest', 'wie_ben_ik', '{}', '{}', 200, 'vloer')
+          on conflict (pid) do update set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer,
+            toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id,
+            rol = excluded.rol, sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie,
+            secties = excluded.secties, parameters = excluded.parameters, status = excluded.status, verzoek_id = excluded.verzoek_id;
+          ${query};
+          insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters, status,
+                                             duur_ms, verzoek_id)
+          values (k.org_id, id, pg_current_xact_id(), now(), 'rest', 'wie_ben_ik', k.user_id, k.rol, k.sleutel_id, '{}', 200,
+                  0, 'vloer');
+          return antwoord;
+        end $$`);
+      const floorSql = postgres(adminUrl, { max: 1, onnotice: () => {}, connection: { synchronous_commit: "off" } });
+      const floorPid = await pidOf(floorSql);
+      const same = (await floorSql`select bench.vloer(${hash}) as a`)[0]!.a as string;
+      const bare = (await bareSql.unsafe(q.wieBenIk, [ds.org, ds.members[0]!, key.key_id], { prepare: true }))[0]!.body as string;
+      if (same !== bare) throw new Error(`the floor's answer differs from the bare route's: ${same} / ${bare}`);
+      const run1 = () => floorSql`select bench.vloer(${hash})`;
+      await perCall(floorPid, run1, 100);
+      const f: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) f.push(await perCall(floorPid, run1, 300));
+      floor = median(f);
+      log(`       ${"floor (1c)".padEnd(20)} ${floor.toFixed(0).padStart(11)} us   the credential, the count, the caller row, the ` +
+          `log row and the bare query in one PL/pgSQL function (no checks): the least a call costs under its rules`);
+      await floorSql.end();
+    }
     // What every call pays beyond its query: wie_ben_ik's query is one look-up of the caller.
     const w = cpuOf.get("wie_ben_ik"), pr = cpuOf.get("prioriteiten");
     if (w) figure({ name: "fixed PostgreSQL CPU of a call (door - bare wie_ben_ik)", value: `${(w.door - w.bare).toFixed(0)} us`,
-             target: "<= 100 us", ok: w.door - w.bare <= 100, note: `door ${w.door.toFixed(0)} us, bare ${w.bare.toFixed(0)} us` });
+             target: "<= 100 us", ok: w.door - w.bare <= 100,
+             note: `door ${w.door.toFixed(0)} us, bare ${w.bare.toFixed(0)} us` +
+                   (floor !== null ? `; floor (1c) ${floor.toFixed(0)} us: its four statements alone cost ${(floor - w.bare).toFixed(0)} us, before any check` : "") });
     if (pr) figure({ name: "PostgreSQL CPU of a prioriteiten answer (40 priorities)", value: `${(pr.door / 1000).toFixed(2)} ms`,
              target: "<= 5 ms", ok: pr.door <= 5000, note: `bare ${(pr.bare / 1000).toFixed(2)} ms` });
     await doorSql.end(); await bareSql.end();
