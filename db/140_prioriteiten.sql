@@ -70,19 +70,19 @@ grant select on app_hidden.def_prioriteiten to koers_door, koers_definer;
 -- (weergave_json: text, assembled once) and read as jsonb (weergave): building jsonb per row and
 -- gathering it into a jsonb list takes every value apart and puts it together again, several
 -- times the work of one json text that the list turns into jsonb once (api.prioriteiten).
--- Without teams the last pair repeats 'id' with the same value instead of adding 'team': jsonb
--- keeps one key of a name, so the key is absent and the object the same.
+-- The team pair comes first, named 'id' when the organisation has no teams: jsonb keeps the
+-- last value of a key, so then the key is absent and the object the same.
 create view app_hidden.prioriteit_weergaven with (security_invoker = true) as
   select w.*, w.weergave_json::jsonb as weergave
   from (
     select d.org_id, d.id, d.kwartaal_start, d.team_id, d.stand, d.deadline, d.eigenaar_naam, d.titel,
       json_build_object(
+        x.team_sleutel, case when x.heeft_teams and d.team_naam is not null
+                             then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
         'id', d.id, 'titel', d.titel, 'soort', d.soort, 'omschrijving', d.omschrijving,
         'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
         'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
-        'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond,
-        x.team_sleutel, case when not x.heeft_teams then to_json(d.id)
-                             when d.team_naam is not null then json_build_object('id', d.team_id, 'naam', d.team_naam) end)
+        'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
         as weergave_json
     from app_hidden.def_prioriteiten d
     cross join (select t.heeft_teams, case when t.heeft_teams then 'team' else 'id' end as team_sleutel
