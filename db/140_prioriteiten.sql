@@ -70,24 +70,23 @@ grant select on app_hidden.def_prioriteiten to koers_door, koers_definer;
 -- (weergave_json: text, assembled once) and read as jsonb (weergave): building jsonb per row and
 -- gathering it into a jsonb list takes every value apart and puts it together again, several
 -- times the work of one json text that the list turns into jsonb once (api.prioriteiten).
--- The team pair comes first, named 'id' when the organisation has no teams: jsonb keeps the
--- last value of a key, so then the key is absent and the object the same.
+-- The team pair comes first, named 'id' when the organisation has no teams (its value is null
+-- then: there is no team to name): jsonb keeps the last value of a key, so the key is absent and
+-- the object the same.
 create view app_hidden.prioriteit_weergaven with (security_invoker = true) as
   select w.*, w.weergave_json::jsonb as weergave
   from (
     select d.org_id, d.id, d.kwartaal_start, d.team_id, d.stand, d.deadline, d.eigenaar_naam, d.titel,
       json_build_object(
-        x.team_sleutel, case when x.heeft_teams and d.team_naam is not null
-                             then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
+        case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
+             then 'team' else 'id' end,
+        case when d.team_naam is not null then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
         'id', d.id, 'titel', d.titel, 'soort', d.soort, 'omschrijving', d.omschrijving,
         'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
         'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
         'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
         as weergave_json
-    from app_hidden.def_prioriteiten d
-    cross join (select t.heeft_teams, case when t.heeft_teams then 'team' else 'id' end as team_sleutel
-                from (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o))
-                        as heeft_teams) t) x) w;
+    from app_hidden.def_prioriteiten d) w;
 
 grant select on app_hidden.prioriteit_weergaven to koers_door, koers_definer;
 

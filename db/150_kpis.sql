@@ -67,8 +67,8 @@ grant execute on function app_hidden.def_kpi_scorebord(date, date) to koers_door
 
 -- A KPI on the scoreboard of a quarter as answers show it; team only when the organisation has
 -- teams. Built as json (weergave_json) and read as jsonb (weergave), as app_hidden.prioriteit_weergaven
--- does (db/140_prioriteiten.sql): the team pair comes first, named 'id' without teams, and jsonb keeps
--- the last value of a key.
+-- does (db/140_prioriteiten.sql): the team pair comes first, named 'id' without teams (its value
+-- null then), and jsonb keeps the last value of a key.
 create function app_hidden.kpi_weergaven(_kwartaal date, _peildag date default null)
 returns table (org_id uuid, id uuid, naam text, actief boolean, team_id uuid, weergave_json json, weergave jsonb)
 language sql stable as $$
@@ -76,18 +76,16 @@ language sql stable as $$
   from (
     select d.org_id, d.id, d.naam, d.actief, d.team_id,
       json_build_object(
-        x.team_sleutel, case when x.heeft_teams and d.team_naam is not null
-                             then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
+        case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
+             then 'team' else 'id' end,
+        case when d.team_naam is not null then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
         'id', d.id, 'naam', d.naam, 'eenheid', d.eenheid,
         'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
         'meetsoort', d.meetsoort, 'cadans', d.cadans, 'lager_is_beter', d.lager_is_beter,
         'kwartaaldoel', d.kwartaaldoel, 'huidige_stand', d.huidige_stand, 'lijn', d.lijn,
         'stoplicht', d.stoplicht, 'bereikt', d.bereikt, 'laatste_periode', d.laatste_periode)
         as weergave_json
-    from app_hidden.def_kpi_scorebord(_kwartaal, _peildag) d
-    cross join (select t.heeft_teams, case when t.heeft_teams then 'team' else 'id' end as team_sleutel
-                from (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o))
-                        as heeft_teams) t) x) w
+    from app_hidden.def_kpi_scorebord(_kwartaal, _peildag) d) w
 $$;
 
 -- One KPI in one quarter as answers show it (the writes' results, the app).
