@@ -30,53 +30,55 @@ grant select on app_hidden.def_leden, app_hidden.def_teams, app_hidden.def_proce
 
 -- team: members, teams with their leader, business processes with their role seats (occupied
 -- or open), open roles and members without a role. `team`/`teams` only when the organisation
--- has teams. One statement over the definitions.
+-- has teams. One statement over the definitions, built as json text and made jsonb once
+-- (building jsonb per element and gathering it with jsonb_agg takes every value apart and puts it
+-- together again). A key present only with teams is the first pair of its object, named after
+-- the object's next key when there are no teams: jsonb keeps the last value of a key, so then
+-- the key is absent and the object the same.
 create function api.team(p jsonb) returns jsonb
 language plpgsql stable set search_path = '' as $$
 begin
   return (
-  -- Materialized: heeft_teams is read twice, and is worked out once.
+  -- Materialized: heeft_teams is read several times, and is worked out once.
   with org as materialized (select exists (select 1 from app.teams) as heeft_teams),
   leden as (select * from app_hidden.def_leden l where l.actief),
   rollen as (select * from app_hidden.def_rollen),
   processen as (select * from app_hidden.def_processen)
-  select jsonb_build_object(
+  select json_build_object(
+    case when org.heeft_teams then 'teams' else 'leden' end, case when org.heeft_teams then (
+         select json_agg(json_build_object('id', t.id, 'naam', t.naam,
+                                           'leider', app_hidden.persoon_weergave(t.leider_user_id, t.leider_naam))
+                         order by t.naam, t.id)
+         from app_hidden.def_teams t) end,
     'leden', coalesce((
-      select jsonb_agg(jsonb_build_object('user_id', l.user_id, 'naam', l.naam, 'rol', l.rol,
-                                          'functietitel', l.functietitel)
-                       || case when org.heeft_teams then jsonb_build_object('team',
-                            case when l.team_id is null then null
-                                 else jsonb_build_object('id', l.team_id, 'naam', l.team_naam) end)
-                          else '{}' end
-                       order by l.naam, l.user_id)
+      select json_agg(json_build_object(
+                        case when org.heeft_teams then 'team' else 'user_id' end,
+                        case when org.heeft_teams and l.team_id is not null
+                             then json_build_object('id', l.team_id, 'naam', l.team_naam) end,
+                        'user_id', l.user_id, 'naam', l.naam, 'rol', l.rol, 'functietitel', l.functietitel)
+                      order by l.naam, l.user_id)
       from leden l), '[]'),
     'processen', coalesce((
-      select jsonb_agg(jsonb_build_object(
+      select json_agg(json_build_object(
         'id', pr.id, 'naam', pr.naam,
         'eindverantwoordelijke', app_hidden.persoon_weergave(pr.eindverantwoordelijke_user_id, pr.eindverantwoordelijke_naam),
         'rollen', coalesce(r.rollen, '[]'))
         order by pr.volgorde, pr.naam, pr.id)
       from processen pr
       left join (select r.proces_id,
-                        jsonb_agg(jsonb_build_object('id', r.id, 'naam', r.naam,
-                                                     'wie', app_hidden.persoon_weergave(r.wie_user_id, r.wie_naam))
-                                  order by r.naam, r.id) as rollen
+                        json_agg(json_build_object('id', r.id, 'naam', r.naam,
+                                                   'wie', app_hidden.persoon_weergave(r.wie_user_id, r.wie_naam))
+                                 order by r.naam, r.id) as rollen
                  from rollen r group by r.proces_id) r on r.proces_id = pr.id), '[]'),
     'open_rollen', coalesce((
-      select jsonb_agg(jsonb_build_object('id', r.id, 'naam', r.naam, 'proces', r.proces_naam)
-                       order by r.proces_naam, r.naam, r.id)
+      select json_agg(json_build_object('id', r.id, 'naam', r.naam, 'proces', r.proces_naam)
+                      order by r.proces_naam, r.naam, r.id)
       from rollen r where r.wie_user_id is null), '[]'),
     'zonder_rol', coalesce((
-      select jsonb_agg(jsonb_build_object('user_id', l.user_id, 'naam', l.naam) order by l.naam, l.user_id)
+      select json_agg(json_build_object('user_id', l.user_id, 'naam', l.naam) order by l.naam, l.user_id)
       from leden l
       where not exists (select 1 from rollen r where r.wie_user_id = l.user_id)
-        and not exists (select 1 from processen pr where pr.eindverantwoordelijke_user_id = l.user_id)), '[]'))
-    || case when org.heeft_teams then jsonb_build_object('teams', (
-         select jsonb_agg(jsonb_build_object('id', t.id, 'naam', t.naam,
-                                             'leider', app_hidden.persoon_weergave(t.leider_user_id, t.leider_naam))
-                          order by t.naam, t.id)
-         from app_hidden.def_teams t))
-       else '{}' end
+        and not exists (select 1 from processen pr where pr.eindverantwoordelijke_user_id = l.user_id)), '[]'))::jsonb
   from org);
 end
 $$;

@@ -35,10 +35,9 @@ create view app_hidden.def_prioriteiten with (security_invoker = true) as
   left join lateral (
     select count(*) > 0 as telt, bool_and(t.stand = 'voltooid') as alles_klaar,
            sum(t.gewicht) filter (where t.stand = 'voltooid') / nullif(sum(t.gewicht), 0) as voortgang
-    -- The hours of each size, read once per statement (not joined per task).
-    from (select x.stand, app_hidden.taak_gewicht(x.inschatting_uren,
-                   ((select jsonb_object_agg(kg.waarde, kg.betekenis) from app.keuzes kg where kg.lijst = 'grootte')
-                    ->> x.grootte)::numeric) as gewicht
+    -- The hours of a size are a constant function (db/130_figures.sql); the tasks are read from
+    -- the index that holds exactly these columns (taken_prioriteit_voortgang).
+    from (select x.stand, app_hidden.taak_gewicht(x.inschatting_uren, app_hidden.grootte_uren(x.grootte)) as gewicht
           from app.taken x
           where x.org_id = p.org_id and x.prioriteit_id = p.id and x.ouder_id is null
             and x.stand <> 'vervallen' and x.verwijderd_op is null) t
@@ -67,19 +66,27 @@ create view app_hidden.def_prioriteiten with (security_invoker = true) as
 
 grant select on app_hidden.def_prioriteiten to koers_door, koers_definer;
 
--- A priority as every answer shows it; team only when the organisation has teams.
+-- A priority as every answer shows it; team only when the organisation has teams. Built as json
+-- (weergave_json: text, assembled once) and read as jsonb (weergave): building jsonb per row and
+-- gathering it into a jsonb list takes every value apart and puts it together again, several
+-- times the work of one json text that the list turns into jsonb once (api.prioriteiten).
+-- The team pair comes first, named 'id' when the organisation has no teams (its value is null
+-- then: there is no team to name): jsonb keeps the last value of a key, so the key is absent and
+-- the object the same.
 create view app_hidden.prioriteit_weergaven with (security_invoker = true) as
-  select d.org_id, d.id, d.kwartaal_start, d.team_id, d.stand, d.deadline, d.eigenaar_naam, d.titel,
-    jsonb_build_object(
-      'id', d.id, 'titel', d.titel, 'soort', d.soort, 'omschrijving', d.omschrijving,
-      'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
-      'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
-      'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
-      || case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
-              then jsonb_build_object('team', case when d.team_naam is not null
-                                                   then jsonb_build_object('id', d.team_id, 'naam', d.team_naam) end)
-              else '{}' end as weergave
-  from app_hidden.def_prioriteiten d;
+  select w.*, w.weergave_json::jsonb as weergave
+  from (
+    select d.org_id, d.id, d.kwartaal_start, d.team_id, d.stand, d.deadline, d.eigenaar_naam, d.titel,
+      json_build_object(
+        case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
+             then 'team' else 'id' end,
+        case when d.team_naam is not null then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
+        'id', d.id, 'titel', d.titel, 'soort', d.soort, 'omschrijving', d.omschrijving,
+        'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
+        'kwartaal', d.kwartaal, 'startdatum', d.startdatum, 'deadline', d.deadline,
+        'voortgang', d.voortgang, 'verstreken', d.verstreken, 'stand', d.stand, 'afgerond', d.afgerond)
+        as weergave_json
+    from app_hidden.def_prioriteiten d) w;
 
 grant select on app_hidden.prioriteit_weergaven to koers_door, koers_definer;
 
@@ -102,14 +109,15 @@ declare
   aandacht boolean := coalesce((p ->> 'alleen_aandacht')::boolean, false);
   team uuid := app_hidden.param_verwijzing(p, 'team', 'team');
 begin
-  return jsonb_build_object(
+  -- The answer as json text, turned into jsonb once (app_hidden.prioriteit_weergaven).
+  return json_build_object(
     'kwartaal', app_hidden.kwartaal_label(kwartaal),
     'prioriteiten', coalesce((
-      select jsonb_agg(w.weergave order by w.deadline, w.eigenaar_naam, w.titel)
+      select json_agg(w.weergave_json order by w.deadline, w.eigenaar_naam, w.titel)
       from app_hidden.prioriteit_weergaven w
       where w.org_id = org and w.kwartaal_start = kwartaal
         and app_hidden.in_team(w.team_id, team)
-        and (not aandacht or w.stand in ('aandacht nodig', 'loopt achter'))), '[]'));
+        and (not aandacht or w.stand in ('aandacht nodig', 'loopt achter'))), '[]'))::jsonb;
 end
 $$;
 

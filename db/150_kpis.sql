@@ -66,22 +66,26 @@ $$;
 grant execute on function app_hidden.def_kpi_scorebord(date, date) to koers_door;
 
 -- A KPI on the scoreboard of a quarter as answers show it; team only when the organisation has
--- teams.
+-- teams. Built as json (weergave_json) and read as jsonb (weergave), as app_hidden.prioriteit_weergaven
+-- does (db/140_prioriteiten.sql): the team pair comes first, named 'id' without teams (its value
+-- null then), and jsonb keeps the last value of a key.
 create function app_hidden.kpi_weergaven(_kwartaal date, _peildag date default null)
-returns table (org_id uuid, id uuid, naam text, actief boolean, team_id uuid, weergave jsonb)
+returns table (org_id uuid, id uuid, naam text, actief boolean, team_id uuid, weergave_json json, weergave jsonb)
 language sql stable as $$
-  select d.org_id, d.id, d.naam, d.actief, d.team_id,
-    jsonb_build_object(
-      'id', d.id, 'naam', d.naam, 'eenheid', d.eenheid,
-      'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
-      'meetsoort', d.meetsoort, 'cadans', d.cadans, 'lager_is_beter', d.lager_is_beter,
-      'kwartaaldoel', d.kwartaaldoel, 'huidige_stand', d.huidige_stand, 'lijn', d.lijn,
-      'stoplicht', d.stoplicht, 'bereikt', d.bereikt, 'laatste_periode', d.laatste_periode)
-      || case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
-              then jsonb_build_object('team', case when d.team_naam is not null
-                                                   then jsonb_build_object('id', d.team_id, 'naam', d.team_naam) end)
-              else '{}' end
-  from app_hidden.def_kpi_scorebord(_kwartaal, _peildag) d
+  select w.org_id, w.id, w.naam, w.actief, w.team_id, w.weergave_json, w.weergave_json::jsonb
+  from (
+    select d.org_id, d.id, d.naam, d.actief, d.team_id,
+      json_build_object(
+        case when (select exists (select 1 from app.teams t where t.org_id = (select o.org from app_hidden.mijn_org() o)))
+             then 'team' else 'id' end,
+        case when d.team_naam is not null then json_build_object('id', d.team_id, 'naam', d.team_naam) end,
+        'id', d.id, 'naam', d.naam, 'eenheid', d.eenheid,
+        'eigenaar', app_hidden.persoon_weergave(d.eigenaar_user_id, d.eigenaar_naam),
+        'meetsoort', d.meetsoort, 'cadans', d.cadans, 'lager_is_beter', d.lager_is_beter,
+        'kwartaaldoel', d.kwartaaldoel, 'huidige_stand', d.huidige_stand, 'lijn', d.lijn,
+        'stoplicht', d.stoplicht, 'bereikt', d.bereikt, 'laatste_periode', d.laatste_periode)
+        as weergave_json
+    from app_hidden.def_kpi_scorebord(_kwartaal, _peildag) d) w
 $$;
 
 -- One KPI in one quarter as answers show it (the writes' results, the app).
@@ -102,12 +106,13 @@ declare
   kwartaal date := app_hidden.param_kwartaal(p, 'kwartaal', org);
   team uuid := app_hidden.param_verwijzing(p, 'team', 'team');
 begin
-  return jsonb_build_object(
+  -- The answer as json text, turned into jsonb once (app_hidden.kpi_weergaven).
+  return json_build_object(
     'kwartaal', app_hidden.kwartaal_label(kwartaal),
     'kpis', coalesce((
-      select jsonb_agg(w.weergave order by w.naam, w.id)
+      select json_agg(w.weergave_json order by w.naam, w.id)
       from app_hidden.kpi_weergaven(kwartaal) w
-      where w.org_id = org and w.actief and app_hidden.in_team(w.team_id, team)), '[]'));
+      where w.org_id = org and w.actief and app_hidden.in_team(w.team_id, team)), '[]'))::jsonb;
 end
 $$;
 
