@@ -1,5 +1,23 @@
 -- Task history and task events, written by triggers in the transaction of the change, so no
 -- path (a door, the app, the database itself) changes a task without them.
+--
+-- But one: the trial run of a proposal (api.aanroep sets koers.proef inside the subtransaction
+-- it rolls back) changes a task only to see what the change would look like, so the history,
+-- the events and the audit of an update are left out there (the triggers' WHEN). That flag
+-- saves nothing anywhere else: a task inserted, updated or deleted under it queues _950_proef,
+-- deferred to the commit, which refuses the transaction. The trial's rollback discards it with
+-- the change; a session that sets the flag itself cannot keep a change made under it.
+create function app_hidden.tg__proef() returns trigger
+language plpgsql volatile set search_path = '' as $$
+begin
+  raise exception 'a change made in the trial run of a proposal (koers.proef) cannot be kept'
+    using errcode = '55000';
+end
+$$;
+create constraint trigger _950_proef after insert or update or delete on app.taken
+  deferrable initially deferred for each row
+  when (current_setting('koers.proef', true) = 'ja')
+  execute function app_hidden.tg__proef();
 
 -- The task part of an event (the interface's taak.klaar payload), and whether it may be sent.
 create function app_hidden.taak_gebeurtenis(_soort text, t app.taken) returns void
@@ -138,7 +156,7 @@ begin
 end
 $$;
 create trigger _500_geschiedenis_gewijzigd after update on app.taken referencing old table as oud new table as nieuw
-  for each statement execute function app_hidden.tg_taken__geschiedenis_gewijzigd();
+  for each statement when (current_setting('koers.proef', true) is distinct from 'ja') execute function app_hidden.tg_taken__geschiedenis_gewijzigd();
 
 -- A repeating task that is done gets its next occurrence, unless its priority is completed.
 create function app_hidden.tg_taken__herhalen() returns trigger
@@ -208,7 +226,7 @@ begin
 end
 $$;
 create trigger _900_gebeurtenis_gewijzigd after update on app.taken referencing old table as oud new table as nieuw
-  for each statement execute function app_hidden.tg_taken__gebeurtenis_gewijzigd();
+  for each statement when (current_setting('koers.proef', true) is distinct from 'ja') execute function app_hidden.tg_taken__gebeurtenis_gewijzigd();
 
 -- Tags and attachments: one history entry per task per transaction, with the tags before and
 -- after; a tag change is a taak.gewijzigd. Tags once per statement (transition tables), per task
