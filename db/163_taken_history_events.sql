@@ -25,6 +25,7 @@ language plpgsql volatile security definer set search_path = '' as $$
 declare
   onderdeel jsonb := null;
   besloten boolean := false;
+  eerder text[];
 begin
   if t.prioriteit_id is not null then
     select jsonb_build_object('id', p.id, 'titel', p.titel, 'soort', 'prioriteit')
@@ -37,13 +38,13 @@ begin
       into onderdeel, besloten from app.projecten p where p.org_id = t.org_id and p.id = t.project_id;
   end if;
   -- One event per task per transaction: a task created or ticked off in this transaction
-  -- says so, and a change made alongside is part of that event.
-  if _soort = 'taak.gewijzigd' and exists (
-      select 1 from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
-        and g.onderwerp_id = t.id and g.soort in ('taak.aangemaakt', 'taak.klaar')) then
-    _soort := (select g.soort from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
-                 and g.onderwerp_id = t.id and g.soort in ('taak.aangemaakt', 'taak.klaar') limit 1);
-  elsif _soort <> 'taak.gewijzigd' then
+  -- says so, and a change made alongside is part of that event. This change's events of the
+  -- task, read once (a task created and ticked off at once keeps taak.aangemaakt).
+  select coalesce(array_agg(g.soort), '{}') into eerder from app.gebeurtenissen g
+  where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.onderwerp_id = t.id;
+  if _soort = 'taak.gewijzigd' and eerder && array['taak.aangemaakt', 'taak.klaar'] then
+    _soort := case when 'taak.aangemaakt' = any (eerder) then 'taak.aangemaakt' else 'taak.klaar' end;
+  elsif _soort <> 'taak.gewijzigd' and 'taak.gewijzigd' = any (eerder) then
     delete from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
       and g.onderwerp_id = t.id and g.soort = 'taak.gewijzigd';
   end if;
@@ -51,7 +52,7 @@ begin
     'taak', jsonb_build_object('id', t.id, 'nummer', t.nummer, 'titel', t.omschrijving,
       'klaar', t.stand = 'voltooid', 'status', app_hidden.stand_lezen(t.stand), 'deadline', t.deadline,
       'eigenaar_id', t.eigenaar_user_id),
-    'onderdeel', onderdeel), besloten);
+    'onderdeel', onderdeel), besloten, _soort = any (eerder));
 end
 $$;
 
