@@ -100,7 +100,8 @@ $$;
 -- after the change (such a change may also hide the task from the caller, and then the render
 -- says so for every field). The result is a render after the change; the trial run of a
 -- proposal (koers.proef, api.aanroep) throws it away, so there it is not made unless the
--- proposal needs it.
+-- proposal needs it. Nor is the row written there when the proposal needs neither the written
+-- row nor what the write would set off (see "proef" below).
 create function api.taak_bijwerken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -118,6 +119,7 @@ declare
   oude_weergave jsonb;
   nieuwe_weergave jsonb;
   afgeleid constant boolean := p ?| array['eigenaar_user_id', 'brand_label', 'tags', 'grootte', 'inschatting_uren'];
+  proef constant boolean := coalesce(current_setting('koers.proef', true) = 'ja', false);
   na jsonb;  -- what the proposal shows as the task after the change
 begin
   -- Find and lock the task in one statement: two confirmations at once each keep their change,
@@ -170,15 +172,27 @@ begin
   end if;
   -- The row the cursor locked: the update reads no column of it, so only the update policies
   -- apply (the read policies were applied when it was locked, a moment ago).
-  update app.taken set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
-    herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
-    grootte = t.grootte, inschatting_uren = t.inschatting_uren
-  where current of taak;
+  --
+  -- In the trial run of a proposal that gives none of the looked-up fields, and does not tick
+  -- off a repeating task (whose next occurrence the update makes), the write is left out: its
+  -- proposal is the locked row and the values checked above, and the write could not refuse
+  -- them. The lock (FOR UPDATE) already applied the update policies' USING; the row's
+  -- organisation stays (the WITH CHECK); no foreign key changes; the check constraints hold
+  -- for what is set here (stand and herhalen are values of their lists, an omschrijving is
+  -- non-empty after trim, a week is checked by param_week, a subtask does not repeat) and
+  -- for the rest of the row, as it stands (no constraint of app.taken is NOT VALID).
+  if not proef or afgeleid
+     or (t.stand = 'voltooid' and oud.stand <> 'voltooid' and t.herhalen is not null) then
+    update app.taken set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
+      herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
+      grootte = t.grootte, inschatting_uren = t.inschatting_uren
+    where current of taak;
+  end if;
   close taak;
   if tags is not null then perform app_hidden.tags_zetten(org, oud.id, tags); end if;
 
   -- The proposal: per field that was given, what stands now and what it becomes.
-  if afgeleid or current_setting('koers.proef', true) is distinct from 'ja' then
+  if afgeleid or not proef then
     nieuwe_weergave := app_hidden.taak_weergave(org, oud.id);
   end if;
   if afgeleid then
