@@ -167,6 +167,10 @@ declare
   stap interval;
   volgende uuid;
 begin
+  -- Most updates tick off no repeating task: one look at the new rows, before the join.
+  if not exists (select 1 from nieuw n where n.herhalen is not null and n.ouder_id is null and n.stand = 'voltooid') then
+    return null;
+  end if;
   for t in
     select n.* from oud o join nieuw n on n.org_id = o.org_id and n.id = o.id
     where n.herhalen is not null and n.ouder_id is null and n.stand = 'voltooid' and o.stand <> 'voltooid'
