@@ -396,6 +396,12 @@ begin
           antwoord := app_hidden.uitvoeren(s.operatie, invoer) -> 'resultaat';
         elsif code is null then
           begin
+            -- koers.proef says "this is the trial run": an operation may leave out what only its
+            -- result needs, and the triggers of app.taken skip the history, events and audit
+            -- that the rollback would throw away. Set inside the subtransaction, so its rollback
+            -- resets it; a write made under it anywhere else fails at commit (_950_proef,
+            -- db/163_taken_history_events.sql), so a forged one saves nobody anything.
+            perform set_config('koers.proef', 'ja', true);
             uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
             raise exception using errcode = 'KPROE';  -- roll the trial write back
           exception when sqlstate 'KPROE' then
@@ -407,6 +413,8 @@ begin
           if (ingenomen ->> 'gebruikt')::boolean then
             antwoord := ingenomen -> 'resultaat';
           else
+            -- The real run: never under a trial flag the session may have set.
+            perform set_config('koers.proef', '', true);
             uitvoer := app_hidden.uitvoeren(s.operatie, invoer);
             if uitvoer -> 'voorstel' is distinct from ingenomen -> 'voorstel' then
               perform app_hidden.ongeldig('bevestigcode',

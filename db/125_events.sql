@@ -7,17 +7,19 @@ language sql stable as $$
 $$;
 
 -- Domain events, recorded by triggers in the transaction of the change: one per subject and
--- kind per change.
+-- kind per change. _bestaat: whether this change already has that event (null: look; a caller
+-- that has just looked says so, and is spared the second look).
 create function app_hidden.gebeurtenis(_org uuid, _soort text, _onderwerp uuid, _gegevens jsonb,
-                                       _besloten boolean default false)
+                                       _besloten boolean default false, _bestaat boolean default null)
 returns void language plpgsql volatile security definer set search_path = '' as $$
 begin
-  update app.gebeurtenissen g set gegevens = _gegevens, tijdstip = app_hidden.nu(), besloten = _besloten
-  where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.soort = _soort
-    and g.onderwerp_id = _onderwerp;
-  if not found then
-    insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
-    values (_org, _soort, app_hidden.nu(), _gegevens, _besloten, _onderwerp, (app_hidden.beller()).aanroep_id);
+  if _bestaat is distinct from false then
+    update app.gebeurtenissen g set gegevens = _gegevens, tijdstip = app_hidden.nu(), besloten = _besloten
+    where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.soort = _soort
+      and g.onderwerp_id = _onderwerp;
+    if found then return; end if;
   end if;
+  insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
+  values (_org, _soort, app_hidden.nu(), _gegevens, _besloten, _onderwerp, (app_hidden.beller()).aanroep_id);
 end
 $$;

@@ -1,5 +1,23 @@
 -- Task history and task events, written by triggers in the transaction of the change, so no
 -- path (a door, the app, the database itself) changes a task without them.
+--
+-- But one: the trial run of a proposal (api.aanroep sets koers.proef inside the subtransaction
+-- it rolls back) changes a task only to see what the change would look like, so the history,
+-- the events and the audit of an update are left out there (the triggers' WHEN). That flag
+-- saves nothing anywhere else: a task inserted, updated or deleted under it queues _950_proef,
+-- deferred to the commit, which refuses the transaction. The trial's rollback discards it with
+-- the change; a session that sets the flag itself cannot keep a change made under it.
+create function app_hidden.tg__proef() returns trigger
+language plpgsql volatile set search_path = '' as $$
+begin
+  raise exception 'a change made in the trial run of a proposal (koers.proef) cannot be kept'
+    using errcode = '55000';
+end
+$$;
+create constraint trigger _950_proef after insert or update or delete on app.taken
+  deferrable initially deferred for each row
+  when (current_setting('koers.proef', true) = 'ja')
+  execute function app_hidden.tg__proef();
 
 -- The task part of an event (the interface's taak.klaar payload), and whether it may be sent.
 create function app_hidden.taak_gebeurtenis(_soort text, t app.taken) returns void
@@ -7,6 +25,7 @@ language plpgsql volatile security definer set search_path = '' as $$
 declare
   onderdeel jsonb := null;
   besloten boolean := false;
+  eerder text[];
 begin
   if t.prioriteit_id is not null then
     select jsonb_build_object('id', p.id, 'titel', p.titel, 'soort', 'prioriteit')
@@ -19,13 +38,13 @@ begin
       into onderdeel, besloten from app.projecten p where p.org_id = t.org_id and p.id = t.project_id;
   end if;
   -- One event per task per transaction: a task created or ticked off in this transaction
-  -- says so, and a change made alongside is part of that event.
-  if _soort = 'taak.gewijzigd' and exists (
-      select 1 from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
-        and g.onderwerp_id = t.id and g.soort in ('taak.aangemaakt', 'taak.klaar')) then
-    _soort := (select g.soort from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
-                 and g.onderwerp_id = t.id and g.soort in ('taak.aangemaakt', 'taak.klaar') limit 1);
-  elsif _soort <> 'taak.gewijzigd' then
+  -- says so, and a change made alongside is part of that event. This change's events of the
+  -- task, read once (a task created and ticked off at once keeps taak.aangemaakt).
+  select coalesce(array_agg(g.soort), '{}') into eerder from app.gebeurtenissen g
+  where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.onderwerp_id = t.id;
+  if _soort = 'taak.gewijzigd' and eerder && array['taak.aangemaakt', 'taak.klaar'] then
+    _soort := case when 'taak.aangemaakt' = any (eerder) then 'taak.aangemaakt' else 'taak.klaar' end;
+  elsif _soort <> 'taak.gewijzigd' and 'taak.gewijzigd' = any (eerder) then
     delete from app.gebeurtenissen g where g.org_id = t.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
       and g.onderwerp_id = t.id and g.soort = 'taak.gewijzigd';
   end if;
@@ -33,7 +52,7 @@ begin
     'taak', jsonb_build_object('id', t.id, 'nummer', t.nummer, 'titel', t.omschrijving,
       'klaar', t.stand = 'voltooid', 'status', app_hidden.stand_lezen(t.stand), 'deadline', t.deadline,
       'eigenaar_id', t.eigenaar_user_id),
-    'onderdeel', onderdeel), besloten);
+    'onderdeel', onderdeel), besloten, _soort = any (eerder));
 end
 $$;
 
@@ -138,7 +157,7 @@ begin
 end
 $$;
 create trigger _500_geschiedenis_gewijzigd after update on app.taken referencing old table as oud new table as nieuw
-  for each statement execute function app_hidden.tg_taken__geschiedenis_gewijzigd();
+  for each statement when (current_setting('koers.proef', true) is distinct from 'ja') execute function app_hidden.tg_taken__geschiedenis_gewijzigd();
 
 -- A repeating task that is done gets its next occurrence, unless its priority is completed.
 create function app_hidden.tg_taken__herhalen() returns trigger
@@ -148,6 +167,10 @@ declare
   stap interval;
   volgende uuid;
 begin
+  -- Most updates tick off no repeating task: one look at the new rows, before the join.
+  if not exists (select 1 from nieuw n where n.herhalen is not null and n.ouder_id is null and n.stand = 'voltooid') then
+    return null;
+  end if;
   for t in
     select n.* from oud o join nieuw n on n.org_id = o.org_id and n.id = o.id
     where n.herhalen is not null and n.ouder_id is null and n.stand = 'voltooid' and o.stand <> 'voltooid'
@@ -208,7 +231,7 @@ begin
 end
 $$;
 create trigger _900_gebeurtenis_gewijzigd after update on app.taken referencing old table as oud new table as nieuw
-  for each statement execute function app_hidden.tg_taken__gebeurtenis_gewijzigd();
+  for each statement when (current_setting('koers.proef', true) is distinct from 'ja') execute function app_hidden.tg_taken__gebeurtenis_gewijzigd();
 
 -- Tags and attachments: one history entry per task per transaction, with the tags before and
 -- after; a tag change is a taak.gewijzigd. Tags once per statement (transition tables), per task

@@ -93,10 +93,15 @@ end
 $$;
 
 -- Changes the given fields of a task. The proposal shows per field what stands now and what it
--- becomes, as the task definition (app_hidden.def_taken) shows it: what it becomes, and the
--- result, from one render after the change; what stands now from the locked row for the fields
--- that are the row's own values, and from a render before the change only for the fields the
--- definition looks up or works out (eigenaar, brand_label, tags, grootte, inschatting_uren).
+-- becomes, as the task definition (app_hidden.def_taken) shows it. For the fields that are the
+-- row's own values (stand through stand_lezen, as the definition does) both come from the row:
+-- as locked, and as written. Only when a field the definition looks up or works out is given
+-- (eigenaar, brand_label, tags, grootte, inschatting_uren) are both sides rendered, before and
+-- after the change (such a change may also hide the task from the caller, and then the render
+-- says so for every field). The result is a render after the change; the trial run of a
+-- proposal (koers.proef, api.aanroep) throws it away, so there it is not made unless the
+-- proposal needs it. Nor is the row written there when the proposal needs neither the written
+-- row nor what the write would set off (see "proef" below).
 create function api.taak_bijwerken(p jsonb) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -113,6 +118,9 @@ declare
   voorstel jsonb;
   oude_weergave jsonb;
   nieuwe_weergave jsonb;
+  afgeleid constant boolean := p ?| array['eigenaar_user_id', 'brand_label', 'tags', 'grootte', 'inschatting_uren'];
+  proef constant boolean := coalesce(current_setting('koers.proef', true) = 'ja', false);
+  na jsonb;  -- what the proposal shows as the task after the change
 begin
   -- Find and lock the task in one statement: two confirmations at once each keep their change,
   -- and "what stands now" in the proposal is the row as the other left it. A role that may not
@@ -159,58 +167,77 @@ begin
     if t.inschatting_uren is not null then t.grootte := null; end if;
   end if;
 
-  -- The task as it was is rendered only for the fields the definition looks up or works out;
-  -- the others are the row's own values (stand through stand_lezen, as the definition does).
-  if p ?| array['eigenaar_user_id', 'brand_label', 'tags', 'grootte', 'inschatting_uren'] then
+  if afgeleid then
     oude_weergave := app_hidden.taak_weergave(org, oud.id);
   end if;
   -- The row the cursor locked: the update reads no column of it, so only the update policies
   -- apply (the read policies were applied when it was locked, a moment ago).
-  update app.taken set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
-    herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
-    grootte = t.grootte, inschatting_uren = t.inschatting_uren
-  where current of taak;
+  --
+  -- In the trial run of a proposal that gives none of the looked-up fields, and does not tick
+  -- off a repeating task (whose next occurrence the update makes), the write is left out: its
+  -- proposal is the locked row and the values checked above, and the write could not refuse
+  -- them. The lock (FOR UPDATE) already applied the update policies' USING; the row's
+  -- organisation stays (the WITH CHECK); no foreign key changes; the check constraints hold
+  -- for what is set here (stand and herhalen are values of their lists, an omschrijving is
+  -- non-empty after trim, a week is checked by param_week, a subtask does not repeat) and
+  -- for the rest of the row, as it stands (no constraint of app.taken is NOT VALID).
+  if not proef or afgeleid
+     or (t.stand = 'voltooid' and oud.stand <> 'voltooid' and t.herhalen is not null) then
+    update app.taken set stand = t.stand, eigenaar_user_id = t.eigenaar_user_id, deadline = t.deadline,
+      herhalen = t.herhalen, omschrijving = t.omschrijving, week = t.week, brand_label_id = t.brand_label_id,
+      grootte = t.grootte, inschatting_uren = t.inschatting_uren
+    where current of taak;
+  end if;
   close taak;
   if tags is not null then perform app_hidden.tags_zetten(org, oud.id, tags); end if;
 
-  -- The proposal: per field that was given, what stands now and what it becomes (as the
-  -- result shows it, rendered once).
-  nieuwe_weergave := app_hidden.taak_weergave(org, oud.id);
+  -- The proposal: per field that was given, what stands now and what it becomes.
+  if afgeleid or not proef then
+    nieuwe_weergave := app_hidden.taak_weergave(org, oud.id);
+  end if;
+  if afgeleid then
+    na := nieuwe_weergave;
+  else
+    -- The row as written, as the definition shows it: the task stays visible to the caller, and
+    -- these fields are the row's own (the triggers before an update change none of them).
+    na := jsonb_build_object('stand', app_hidden.stand_lezen(t.stand), 'deadline', t.deadline, 'herhalen', t.herhalen,
+                             'omschrijving', t.omschrijving, 'week', t.week);
+  end if;
   voorstel := jsonb_build_object('taak', app_hidden.veld(
       jsonb_build_object('nummer', oud.nummer, 'omschrijving', oud.omschrijving),
       jsonb_build_object('nummer', oud.nummer, 'omschrijving', t.omschrijving)));
   if p ? 'stand' then
     voorstel := voorstel || jsonb_build_object('stand',
-      app_hidden.veld(to_jsonb(app_hidden.stand_lezen(oud.stand)), nieuwe_weergave -> 'stand'));
+      app_hidden.veld(to_jsonb(app_hidden.stand_lezen(oud.stand)), na -> 'stand'));
   end if;
   if p ? 'eigenaar_user_id' then
     voorstel := voorstel || jsonb_build_object('eigenaar',
-      app_hidden.veld(oude_weergave -> 'eigenaar', nieuwe_weergave -> 'eigenaar'));
+      app_hidden.veld(oude_weergave -> 'eigenaar', na -> 'eigenaar'));
   end if;
   if p ? 'deadline' then
-    voorstel := voorstel || jsonb_build_object('deadline', app_hidden.veld(to_jsonb(oud.deadline), nieuwe_weergave -> 'deadline'));
+    voorstel := voorstel || jsonb_build_object('deadline', app_hidden.veld(to_jsonb(oud.deadline), na -> 'deadline'));
   end if;
   if p ? 'herhalen' then
-    voorstel := voorstel || jsonb_build_object('herhalen', app_hidden.veld(to_jsonb(oud.herhalen), nieuwe_weergave -> 'herhalen'));
+    voorstel := voorstel || jsonb_build_object('herhalen', app_hidden.veld(to_jsonb(oud.herhalen), na -> 'herhalen'));
   end if;
   if p ? 'omschrijving' then
     voorstel := voorstel || jsonb_build_object('omschrijving',
-      app_hidden.veld(to_jsonb(oud.omschrijving), nieuwe_weergave -> 'omschrijving'));
+      app_hidden.veld(to_jsonb(oud.omschrijving), na -> 'omschrijving'));
   end if;
   if p ? 'week' then
-    voorstel := voorstel || jsonb_build_object('week', app_hidden.veld(to_jsonb(oud.week), nieuwe_weergave -> 'week'));
+    voorstel := voorstel || jsonb_build_object('week', app_hidden.veld(to_jsonb(oud.week), na -> 'week'));
   end if;
   if p ? 'tags' then
-    voorstel := voorstel || jsonb_build_object('tags', app_hidden.veld(oude_weergave -> 'tags', nieuwe_weergave -> 'tags'));
+    voorstel := voorstel || jsonb_build_object('tags', app_hidden.veld(oude_weergave -> 'tags', na -> 'tags'));
   end if;
   if p ? 'brand_label' then
     voorstel := voorstel || jsonb_build_object('brand_label',
-      app_hidden.veld(oude_weergave -> 'brand_label', nieuwe_weergave -> 'brand_label'));
+      app_hidden.veld(oude_weergave -> 'brand_label', na -> 'brand_label'));
   end if;
   if p ?| array['grootte', 'inschatting_uren'] then
     voorstel := voorstel || jsonb_build_object(
-      'grootte', app_hidden.veld(oude_weergave -> 'grootte', nieuwe_weergave -> 'grootte'),
-      'inschatting_uren', app_hidden.veld(oude_weergave -> 'inschatting_uren', nieuwe_weergave -> 'inschatting_uren'));
+      'grootte', app_hidden.veld(oude_weergave -> 'grootte', na -> 'grootte'),
+      'inschatting_uren', app_hidden.veld(oude_weergave -> 'inschatting_uren', na -> 'inschatting_uren'));
   end if;
   return jsonb_build_object('voorstel', voorstel, 'resultaat', jsonb_build_object('taak', nieuwe_weergave));
 end

@@ -92,7 +92,7 @@ insert into definer_uitzonderingen values
     || 'fence compares with; the doors may not execute it'),
   ('app_hidden.org_toestand_bijwerken(uuid)', 'recomputes an organisation''s row of switches from its own tables, '
     || 'for the triggers of those tables; the doors may not execute it'),
-  ('app_hidden.gebeurtenis(uuid,text,uuid,jsonb,boolean)', 'writes an event for the row a trigger fired on; '
+  ('app_hidden.gebeurtenis(uuid,text,uuid,jsonb,boolean,boolean)', 'writes an event for the row a trigger fired on; '
     || 'the doors may not execute it'),
   ('app_hidden.geschiedenis(uuid,uuid,text,jsonb,jsonb)', 'writes task history for the row a trigger fired on; '
     || 'the doors may not execute it'),
