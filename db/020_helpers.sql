@@ -132,7 +132,7 @@ $$;
 
 -- One field of a proposal: what stands now and what it becomes.
 create function app_hidden.veld(nu jsonb, wordt jsonb) returns jsonb
-language sql immutable as $$
+language sql stable as $$
   select jsonb_build_object('nu', coalesce(nu, 'null'), 'wordt', coalesce(wordt, 'null'))
 $$;
 
