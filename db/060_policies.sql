@@ -196,9 +196,12 @@ create policy "members who may add tasks add them" on app.taken for insert to ko
   with check (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen'
               and aangemaakt_door = (select g.user_id from app_hidden.mijn_gebruiker() g)
               and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id)));
+-- The project condition as the read policy has it, once per statement: for a task that exists,
+-- its project exists (the foreign key) and is of the caller's organisation (the first condition),
+-- so of project_zichtbaar only "not hidden from the caller" is left to check.
 create policy "members who may update tasks update the tasks they see" on app.taken for update to koers_door
   using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen'
-         and (project_id is null or app_hidden.project_zichtbaar(org_id, project_id)))
+         and (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[])))
   with check (org_id = (select o.org from app_hidden.mijn_org() o));
 create policy "members see the tags of their organisation" on app.tags for select to koers_door
   using ((select z.zichtbaar from app_hidden.mijn_sectie('prioriteiten') z));
