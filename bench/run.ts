@@ -293,11 +293,10 @@ try {
     };
     const cpuOf = new Map<string, { door: number; bare: number }>();
     // 1c. The floor: the least a call can cost while its rules hold. The statements every admitted
-    // call must run (the credential, the rate limit's count so far, the caller row the policies
-    // trust with its count, the call-log row) and the bare query, in one PL/pgSQL function on the
-    // same tables as the door, with no checks, no refusals, no RLS and no error handling; its
-    // reads' commit not waited for, as the door's reads. What the door costs beyond the floor is
-    // the machinery's own.
+    // call must run (the credential, the rate-limit count, the caller row the policies trust, the
+    // call-log row) and the bare query, in one PL/pgSQL function on the same tables as the door,
+    // with no checks, no refusals, no RLS and no error handling; its reads' commit not waited for,
+    // as the door's reads. What the door costs beyond the floor is the machinery's own.
     // Measured in the rounds of wie_ben_ik, interleaved with its door and bare calls.
     let floorRun: { pid: number; run: () => Promise<unknown>; end: () => Promise<void> } | null = null;
     if (chosen("wie_ben_ik")) {
@@ -313,13 +312,17 @@ try {
           antwoord text;
         begin
           select c.org_id, c.user_id, c.rol, c.sleutel_id into k from app_hidden.beller_rest(_sleutel, null) c;
-          select 1 + coalesce(sum(x.aantal), 0) into geteld from app_hidden.bellers x where x.wie = 'vloer:' || k.sleutel_id and x.tot = einde;
-          insert into app_hidden.bellers as b (wie, pid, tot, aantal, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol,
-                                               sleutel_id, door, operatie, secties, parameters, status, verzoek_id)
-          values ('vloer:' || k.sleutel_id, pg_backend_pid(), einde, 1, pg_current_xact_id(), now(), 'vloer:' || k.sleutel_id || '/' || id,
-                  true, id, k.org_id, k.user_id, k.rol, k.sleutel_id, 'rest', 'wie_ben_ik', '{}', '{}', 200, 'vloer')
-          on conflict (wie, pid) do update set aantal = case when b.tot = excluded.tot then b.aantal + 1 else 1 end, tot = excluded.tot,
-            xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer,
+          with mijn as (
+            insert into app_private.tempo as t (wie, pid, tot, aantal) values ('vloer:' || k.sleutel_id, pg_backend_pid(), einde, 1)
+            on conflict (wie, pid) do update set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+            returning t.wie, t.aantal)
+          select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                      where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0) into geteld from mijn m;
+          insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                               operatie, secties, parameters, status, verzoek_id)
+          values (pg_backend_pid(), pg_current_xact_id(), now(), k.org_id || '/' || id, true, id, k.org_id, k.user_id, k.rol,
+                  k.sleutel_id, 'rest', 'wie_ben_ik', '{}', '{}', 200, 'vloer')
+          on conflict (pid) do update set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer,
             toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id,
             rol = excluded.rol, sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie,
             secties = excluded.secties, parameters = excluded.parameters, status = excluded.status, verzoek_id = excluded.verzoek_id;

@@ -6,18 +6,12 @@
 -- setting impersonates nobody. Every helper that answers about an organisation answers only
 -- about the caller's: nothing is trusted because of a database role's name.
 
--- The caller of the running transaction, and the rate limit's count: one row per backend and
--- per what a call counts against (wie), so counting a call and recording its caller is one
--- write, and calls at once never wait for each other's row. The count of a window is the sum
--- over the backends' rows of its wie. Not data: it means nothing after its transaction and its
--- window, so it is made anew with the code (a table of db/, not of migrations/). Logged all the
--- same: the policies read it (mijn_org, below), and a hot standby can plan a query on a logged
--- table only. Only security-definer functions write it.
+-- The caller of the running transaction, one row per backend. Not data: it means nothing
+-- after its transaction, so it is made anew with the code (a table of db/, not of migrations/).
+-- Logged all the same: the policies read it (mijn_org, below), and a hot standby can plan a query
+-- on a logged table only. Only security-definer functions write it.
 create table app_hidden.bellers (
-  wie text not null,        -- 'sleutel:<key id>', 'adres:<client address>' (no valid key), or 'namens'
-  pid integer not null,     -- the backend
-  tot bigint not null,      -- the end of the rate-limit window counted in (epoch seconds)
-  aantal integer not null,  -- calls of wie by this backend in that window
+  pid integer primary key,  -- the backend
   xid xid8 not null,        -- its transaction (for its call-log row)
   sinds timestamptz not null,  -- when its transaction began: the row counts in that transaction only
   wijzer text not null,     -- the value koers.aanroep has while this call runs
@@ -36,14 +30,13 @@ create table app_hidden.bellers (
   parameters jsonb not null,
   status integer,
   fout_code text,
-  verzoek_id text,
-  primary key (wie, pid)
+  verzoek_id text
 ) with (fillfactor = 50);
 revoke all on app_hidden.bellers from public;
-grant select, insert, update, delete on app_hidden.bellers to koers_definer;
+grant select, insert, update on app_hidden.bellers to koers_definer;
 
 -- The caller of this backend's running transaction: the one place a caller is resolved. Only the
--- row of this backend (pid; the setting's first part names its wie), written in this transaction (the transaction's start, now(), which
+-- row of this backend (pid), written in this transaction (the transaction's start, now(), which
 -- unlike its id a parallel worker may read too), admitted, and named by the setting koers.aanroep
 -- counts: a setting copied from an earlier call of the same backend finds that row no longer
 -- current. A view owned by the owner of app_hidden.bellers, not security_invoker: the doors and
@@ -56,8 +49,8 @@ grant select, insert, update, delete on app_hidden.bellers to koers_definer;
 create view app_hidden.beller_nu as
   select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties
   from app_hidden.bellers b
-  where b.wie = split_part(current_setting('koers.aanroep', true), '/', 1) and b.pid = pg_backend_pid()
-    and b.sinds = now() and b.toegelaten and b.wijzer = current_setting('koers.aanroep', true);
+  where b.pid = pg_backend_pid() and b.sinds = now() and b.toegelaten
+    and b.wijzer = current_setting('koers.aanroep', true);
 revoke all on app_hidden.beller_nu from public;
 grant select on app_hidden.beller_nu to koers_door, koers_definer;
 
@@ -390,24 +383,23 @@ language sql stable as $$
   where sl.hash = _sleutel
 $$;
 
--- Makes the caller of this transaction: this backend's row of wie 'namens' (counted against no
--- limit), and koers.aanroep pointing at it. For handelen_namens (aanroep_begin writes the same
--- row, counted, in its own statement), which run it with their rights: the door itself cannot
--- read or write the table.
+-- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
+-- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with their rights: the door itself
+-- cannot read or write the table.
 create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
                                          _door text, _operatie text, _secties text[], _parameters jsonb,
                                          _status integer, _fout_code text, _verzoek_id text)
 returns uuid language plpgsql volatile set search_path = '' as $$
 declare
   id uuid := gen_random_uuid();
-  w text := 'namens/' || id;
+  w text := coalesce(_org::text, '') || '/' || id;
 begin
   -- The row of this backend exists after its first call: then an update.
-  insert into app_hidden.bellers as b (wie, pid, tot, aantal, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol,
-                                       sleutel_id, door, operatie, secties, parameters, status, fout_code, verzoek_id)
-  values ('namens', pg_backend_pid(), 0, 0, pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door,
-          _operatie, _secties, _parameters, _status, _fout_code, _verzoek_id)
-  on conflict (wie, pid) do update
+  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                       operatie, secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
+          _secties, _parameters, _status, _fout_code, _verzoek_id)
+  on conflict (pid) do update
     set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
         org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
         door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,

@@ -31,20 +31,18 @@ select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'tex
 --
 -- The rate limit counts every call: per key when the key is valid, else per client address
 -- (_adres). Limits come from the session (koers.limiet, koers.limiet_adres, koers.limiet_venster
--- in seconds: the door's connection settings); without them no limit applies. The count is kept
--- in the caller row itself, a row of this backend's own per key or address, so calls at once
--- never wait for each other, and the count of a window is the sum over the backends of every
--- instance on this database.
+-- in seconds: the door's connection settings); without them nothing is counted. Counting is one
+-- statement on a row of this backend's own, so calls at once never wait for each other, and the
+-- count of a window is the sum over the backends of every instance on this database.
 --
--- Statements with small plans (the executor sets every node of a plan up anew in each
--- transaction, so a call pays for the size of its plans, not only for the rows they read): the
--- credential with the organisation's switches (app_hidden.org_toestand); with a limit, the count
--- of the window so far (a read); the caller row with its count (one write). The operation's
--- facts are one key of a constant (app_hidden.operatie_vast).
+-- Three statements, each with a small plan (the executor sets every node of a plan up anew in
+-- each transaction, so a call pays for the size of its plans, not only for the rows they read):
+-- the credential with the organisation's switches (app_hidden.org_toestand), the count, the
+-- caller row. The operation's facts are one key of a constant (app_hidden.operatie_vast).
 create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text, _parameters jsonb,
   _voorfout jsonb, _verzoek_id text, _adres text, _begonnen timestamptz,
   out aanroep_id uuid, out operatie text, out schrijft boolean, out twee_stappen boolean,
-  out status integer, out fout jsonb, out invoer jsonb, out tempo jsonb, out teller text)
+  out status integer, out fout jsonb, out invoer jsonb, out tempo jsonb)
 language plpgsql volatile security definer set search_path = '' as $$
 declare
   o jsonb := app_hidden.operatie_vast(_operatie);
@@ -141,23 +139,27 @@ begin
     invoer := gecontroleerd.invoer;
   end if;
 
-  -- The rate limit: this call and the window's count so far, over every backend's row of the
-  -- key or address (this backend's own only when it counts in this window). A call over the
-  -- limit is refused whatever else was found.
-  teller := case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end;
+  -- The rate limit: one statement on a row of this backend's own. A call over the limit is
+  -- refused whatever else was found.
   if limiet is not null then
-    select 1 + coalesce(sum(x.aantal), 0) into geteld from app_hidden.bellers x
-    where x.wie = teller and x.tot = einde;
+    with mijn as (
+      insert into app_private.tempo as t (wie, pid, tot, aantal)
+      values (case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 1)
+      on conflict (wie, pid) do update
+        set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+      returning t.wie, t.aantal)
+    select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
+      into geteld from mijn m;
     tempo := jsonb_build_object('beleid', case when geldig then 'sleutel' else 'adres' end,
       'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
-    -- Rows of windows that have ended, now and then. Rows another call holds (its caller row,
-    -- being written, or a cleanup of its own) are left for the next time: waiting for them
+    -- Counts of windows that have ended, now and then. Rows another call holds (its own count,
+    -- being updated, or a cleanup of its own) are left for the next time: waiting for them
     -- could deadlock two calls that clean up at once.
     if geteld = 1 and random() < 0.01 then
-      delete from app_hidden.bellers b
-      where (b.wie, b.pid) in (select x.wie, x.pid from app_hidden.bellers x
-                               where x.tot < extract(epoch from _begonnen) and x.wie <> 'namens'
-                               for update skip locked);
+      delete from app_private.tempo t
+      where (t.wie, t.pid) in (select x.wie, x.pid from app_private.tempo x
+                               where x.tot < extract(epoch from _begonnen) for update skip locked);
     end if;
     if geteld > limiet then
       weigering := 'te_veel_verzoeken';
@@ -175,20 +177,16 @@ begin
   else
     bewaard := coalesce(app_hidden.redigeren(invoer, 16384), '{}');
   end if;
-  -- The caller row, with the count: this backend's row of the key or address, made by its first
-  -- call, then updated (the count starts again in a new window; without a limit nothing counts,
-  -- window 0).
+  -- The caller row: this backend's row, made by its first call, then updated.
   aanroep_id := gen_random_uuid();
-  wijzer := teller || '/' || aanroep_id;
-  insert into app_hidden.bellers as b (wie, pid, tot, aantal, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol,
-                                       sleutel_id, door, operatie, secties, parameters, status, fout_code, verzoek_id)
-  values (teller, pg_backend_pid(), case when limiet is not null then einde else 0 end, case when limiet is not null then 1 else 0 end,
-          pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id,
-          k.user_id, k.rol, k.sleutel_id, _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end,
-          bewaard, status, weigering, _verzoek_id)
-  on conflict (wie, pid) do update
-    set aantal = case when b.tot = excluded.tot and excluded.aantal > 0 then b.aantal + 1 else excluded.aantal end, tot = excluded.tot,
-        xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten,
+  wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
+  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                       operatie, secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol, k.sleutel_id,
+          _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end, bewaard, status, weigering,
+          _verzoek_id)
+  on conflict (pid) do update
+    set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten,
         aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id, rol = excluded.rol,
         sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie, secties = excluded.secties,
         parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
@@ -208,10 +206,9 @@ $$;
 
 -- Writes the call-log row of this backend's call from its caller row (in the organisation's
 -- log, or in aanroepen_zonder_org), with the outcome of an admitted call. Only the row of this
--- very call (its key or address, _teller, finds the row), and only once: the log cannot be
--- forged or rewritten from the door.
+-- very call, and only once: the log cannot be forged or rewritten from the door.
 create function app_hidden.aanroep_einde(_aanroep_id uuid, _status integer, _fout_code text, _fout_detail text,
-                                         _begonnen timestamptz, _pogingen integer default null, _teller text default null)
+                                         _begonnen timestamptz, _pogingen integer default null)
 returns boolean language plpgsql volatile security definer set search_path = '' as $$
 declare duur numeric := round(extract(epoch from clock_timestamp() - _begonnen) * 1000, 3);
 begin
@@ -222,15 +219,13 @@ begin
          case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id,
          case when b.toegelaten then _pogingen end
   from app_hidden.bellers b
-  where b.wie = _teller and b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id
-    and b.org is not null
+  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
   on conflict do nothing;
   if found then return true; end if;
   insert into app_private.aanroepen_zonder_org (id, tijdstip, door, operatie, parameters, status, fout_code, duur_ms, verzoek_id)
   select b.aanroep_id, _begonnen, b.door, b.operatie, b.parameters, b.status, b.fout_code, duur, b.verzoek_id
   from app_hidden.bellers b
-  where b.wie = _teller and b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id
-    and b.org is null
+  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is null
   on conflict do nothing;
   return found;
 end
@@ -464,7 +459,7 @@ begin
     end loop;
   end if;
   gelogd := app_hidden.aanroep_einde(s.aanroep_id, status, fout ->> 'code', detail, begonnen,
-                                     case when pogingen > 1 then pogingen end, s.teller);
+                                     case when pogingen > 1 then pogingen end);
   return jsonb_build_object('status', status,
     'body', case when fout is null then antwoord else jsonb_build_object('fout', fout) end)
     || case when s.tempo is not null then jsonb_build_object('tempo', s.tempo) else '{}' end;
