@@ -1,7 +1,7 @@
 -- taken: filters, the default of open tasks only, nummer whatever its stand, tags needing all
 -- (ignoring case), the cap of 200 with afgekapt, private projects, a refused role.
 begin;
-select plan(20);
+select plan(18);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Lijst BV') as org \gset
@@ -41,9 +41,6 @@ select is(tests.fout(:'org', 'mt', 'taken', '{"nummer": 99}'), 'ongeldige_parame
 update app.projecten set besloten = true where id = :'project';
 select is(pg_temp.nummers('{}', 'admin'), array[1, 5], 'tasks of a private project are hidden from those who do not work on it');
 select is(pg_temp.nummers('{}', 'lid'), array[1, 2, 5], 'and shown to those who do');
-select is(tests.fout(:'org', 'admin', 'taken', '{"nummer": 2}'), 'ongeldige_parameters:nummer',
-  'nor by its number: refused as a number that does not exist');
-select is(pg_temp.nummers('{"nummer": 2}', 'lid'), array[2], 'while who works on it gets it by its number');
 
 -- The cap
 insert into app.taken (org_id, omschrijving) select :'org', 'Veel ' || i from generate_series(1, 200) i;
