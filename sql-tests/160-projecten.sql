@@ -1,7 +1,7 @@
 -- projecten: only running projects the caller can see; private ones for those who work on
 -- them; open task count and hours spent (all of them, also hours the caller cannot see).
 begin;
-select plan(15);
+select plan(17);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Project BV') as org \gset
@@ -45,6 +45,13 @@ select is(jsonb_array_length(tests.roep(:'org', 'mt', 'taken', jsonb_build_objec
   'who owns one of its tasks sees its tasks');
 select is(tests.fout(:'org', 'admin', 'taken', jsonb_build_object('nummer', :mt_taak)), 'ongeldige_parameters:nummer',
   'who does not work on it does not see them: the number does not exist for them');
+-- The update policy of tasks (the project as the read policy checks it): who does not work on
+-- the project cannot change its task, who does can.
+select (select id from app.taken where org_id = :'org' and nummer = :mt_taak) as mt_taak_id \gset
+select is(tests.fout(:'org', 'admin', 'taak_bijwerken', jsonb_build_object('taak_id', :'mt_taak_id', 'omschrijving', 'Niet van jou')),
+  'ongeldige_parameters:taak_id', 'nor change them');
+select ok(tests.roep(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', :'mt_taak_id', 'omschrijving', 'Wel van mij'))
+            -> 'voorstel' ? 'omschrijving', 'while who owns one of its tasks may');
 select is(pg_temp.web('open_taken'), '1', 'open tasks: neither done nor lapsed');
 select is(pg_temp.web('uren'), '4.5', 'hours on the project and its tasks, also those the member cannot see');
 select is(pg_temp.web('eigenaar')::jsonb ->> 'user_id', :'e', 'its owner');
