@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(82);
+select plan(84);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -277,6 +277,15 @@ reset max_parallel_workers_per_gather;
 reset enable_indexscan;
 reset enable_indexonlyscan;
 reset enable_bitmapscan;
+
+-- A session that reads past row-level security (here the superuser running the tests, acting for
+-- the admin, who does not work on the private project) reads the definitions past the members'
+-- policies, within its caller's organisation; the same caller through the door role does not.
+select app_hidden.handelen_namens(:'org', tests.lid(:'org', 'admin'), 'rest') is not null as gezet \gset
+select is((select count(*)::int from app_hidden.def_taken where org_id = :'org' and omschrijving = 'Geheime taak'), 1,
+          'a session past row-level security sees the private project''s task through def_taken');
+select is(pg_temp.als(:'org', 'admin', $$select to_jsonb(count(*)::int) from app_hidden.def_taken where omschrijving = 'Geheime taak'$$),
+          '0'::jsonb, 'the admin through the door role does not');
 
 select * from finish();
 rollback;
