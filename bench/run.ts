@@ -27,6 +27,7 @@ const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3000);
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const SOAK_CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 50);
+const POOL = Number(process.env.BENCH_POOL ?? 10);  // connections of the service's doors and of the bare route alike
 const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,def,warehouse,soak").split(","));
 const DATABASE = process.env.BENCH_DATABASE ?? "koers_bench";
 const READS = process.env.BENCH_READS ? new Set(process.env.BENCH_READS.split(",")) : null;
@@ -174,10 +175,10 @@ try {
   const port = await freePort();
   const service = await spawnService("service", "src/main.ts", {
     DATABASE_URL: adminUrl, PORT: String(port), HOST: "127.0.0.1", KOERS_WORKER: "aan",
-    KOERS_RATE_LIMIT: "100000000", KOERS_RATE_LIMIT_ADDRESS: "100000000", KOERS_NOW: "",
+    KOERS_RATE_LIMIT: "100000000", KOERS_RATE_LIMIT_ADDRESS: "100000000", KOERS_NOW: "", KOERS_DB_CONNECTIONS: String(POOL),
   }, /serving on (http:\/\/\S+?)[ ,(]/);
   processes.push(service.proc);
-  const bare = await spawnService("bare", "bench/bare.ts", { BARE_DATABASE_URL: adminUrl, BARE_PORT: "0" }, /serving on (http:\/\/\S+)/);
+  const bare = await spawnService("bare", "bench/bare.ts", { BARE_DATABASE_URL: adminUrl, BARE_PORT: "0", BARE_POOL: String(POOL) }, /serving on (http:\/\/\S+)/);
   processes.push(bare.proc);
   rssTimer = setInterval(() => {
     const now = rssMb(service.proc.pid!) || 0;

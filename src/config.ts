@@ -14,6 +14,8 @@ export interface Config {
   now: string | null;
   worker: boolean;
   workerConcurrency: number;
+  /** Connections the doors keep to PostgreSQL (per instance). */
+  doorConnections: number;
   bodyLimit: number;
   /**
    * Calls per window: per API key, and per client address for calls without a valid key
@@ -63,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     now,
     worker: (env.KOERS_WORKER ?? "aan") !== "uit",
     workerConcurrency: wholeNumber(env, "KOERS_WORKER_CONCURRENCY", 2),
+    doorConnections: wholeNumber(env, "KOERS_DB_CONNECTIONS", 10) || (() => { throw new Error("KOERS_DB_CONNECTIONS must be at least 1, got \"0\""); })(),
     bodyLimit: wholeNumber(env, "KOERS_BODY_LIMIT", 256 * 1024),
     rateLimit: {
       perKey: wholeNumber(env, "KOERS_RATE_LIMIT", 600) || null,

@@ -66,7 +66,7 @@ export async function start(config: Config = readConfig(), log: (line: string) =
     await migrate(adminUrl, { log, setDoorPassword: !config.doorDatabaseUrl });
     if (config.doorDatabaseUrl) await checkConnection(config.doorDatabaseUrl, "KOERS_DOOR_DATABASE_URL");
     doorSql = connect(config.doorDatabaseUrl ?? await doorUrl(adminUrl), { now: config.now, name: "koers-deur", rateLimit: config.rateLimit,
-      publicUrl: config.publicUrl });
+      publicUrl: config.publicUrl, max: config.doorConnections });
     // The owner's pages act through the CLI's functions (beheer.*), on the administrative connection.
     appSql = connect(adminUrl, { now: config.now, name: "koers-app", max: 4 });
     app = buildRestDoor(doorSql, { bodyLimit: config.bodyLimit });

@@ -16,6 +16,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const NOW = "2026-05-14T10:00:00+02:00";
 const RATE_LIMIT = 60;
 const RATE_WINDOW = 3600;
+const DOOR_CONNECTIONS = 3;
 
 let db: TestDb;
 let w: World, other: World, revoked: Member;
@@ -34,7 +35,7 @@ async function freePort(): Promise<number> {
 async function startInstance(): Promise<{ proc: ChildProcess; baseUrl: string; output: () => string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, HOST: "127.0.0.1", PORT: String(await freePort()),
     KOERS_WORKER: "aan", KOERS_NOW: NOW, KOERS_RATE_LIMIT: String(RATE_LIMIT), KOERS_RATE_LIMIT_ADDRESS: "1000",
-    KOERS_RATE_WINDOW: String(RATE_WINDOW) };
+    KOERS_RATE_WINDOW: String(RATE_WINDOW), KOERS_DB_CONNECTIONS: String(DOOR_CONNECTIONS) };
   delete env.KOERS_DOOR_DATABASE_URL;
   const proc = spawn(process.execPath, serviceNodeArgs, { cwd: root, env });
   let output = "";
@@ -93,6 +94,16 @@ describe("two instances against one database", () => {
     assert.equal(a!.status, 200);
     assert.deepEqual(a!.body, b!.body);
     assert.notEqual(A(), B());
+  });
+
+  it("each instance keeps at most KOERS_DB_CONNECTIONS connections for its doors; calls beyond wait their turn", async () => {
+    const m = await member();
+    const burst = await Promise.all(Array.from({ length: 24 }, (_, i) =>
+      request(i % 2 ? B() : A(), "GET", "/api/v1/wie-ben-ik", { apiKey: m.apiKey })));
+    assert.deepEqual([...new Set(burst.map((r) => r.status))], [200]);
+    const [{ n }] = await db.sql`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and application_name = 'koers-deur'` as unknown as [{ n: number }];
+    assert.ok(n >= 2 && n <= 2 * DOOR_CONNECTIONS, `door connections of both instances: ${n}`);
   });
 
   it("a proposal made on one instance is confirmed on the other, once", async () => {
