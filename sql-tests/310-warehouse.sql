@@ -4,7 +4,7 @@
 -- Tested as the login itself (set session authorization: session_user is the login, as when it
 -- connects).
 begin;
-select plan(68);
+select plan(71);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -217,6 +217,16 @@ select is((select count(*) from jsonb_path_query(x.plan, 'strict $.**."Node Type
   'and finding it joins no tables, only probes them')
 from (select pg_temp.plan_van('select * from app_hidden.beller_warehouse()') as plan) x;
 reset enable_nestloop;
+
+-- The planner knows the login's organisation (app_hidden.rapportage_org, worked out when a query
+-- is planned): it estimates that organisation's rows, not an average one's. Any other session
+-- has none, and the views show it nothing (as before: it has no caller).
+set session authorization :wh_lid;
+select is(app_hidden.rapportage_org(), :'alfa'::uuid, 'a login''s organisation is known when its query is planned');
+select ok(pg_temp.plan_van('select * from rapportage.taken')::text like '%' || :'alfa' || '%',
+  'so the plan of a view reads the tasks of that organisation by its id, not by a value found as it runs');
+reset session authorization;
+select is(app_hidden.rapportage_org(), null, 'a session that is no login has no organisation for the views');
 
 -- The same, acting for a coach: another member, another role.
 set session authorization :wh_coach;
