@@ -537,7 +537,7 @@ try {
     await sql`vacuum (analyze, index_cleanup on) app.taken, app.taak_geschiedenis, app_private.aanroepen,
                                app_private.bevestigcodes, app_hidden.bellers, app_private.tempo`;
     await sql`checkpoint`;
-    log(`\n4. ${SOAK_MS / 1000} s at ${SOAK_CLIENTS} clients: the five reads in turn and one two-step write in ten ` +
+    log(`\n4. ${SOAK_MS / 1000} s at ${SOAK_CLIENTS} clients: the six reads in turn and one two-step write in ten, each client from its own step ` +
         `(after vacuum and checkpoint of what the parts before wrote, ${((performance.now() - settling) / 1000).toFixed(1)} s; ` +
         `load average ${loadAverage()})`);
     const runId = crypto.randomBytes(4).toString("hex");
