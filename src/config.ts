@@ -50,6 +50,12 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return n;
 }
 
+function atLeastOne(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const n = wholeNumber(env, name, fallback);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
+  return n;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const now = env.KOERS_NOW || null;
   if (now !== null && Number.isNaN(Date.parse(now))) {
@@ -65,7 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     now,
     worker: (env.KOERS_WORKER ?? "aan") !== "uit",
     workerConcurrency: wholeNumber(env, "KOERS_WORKER_CONCURRENCY", 2),
-    doorConnections: wholeNumber(env, "KOERS_DB_CONNECTIONS", 10) || (() => { throw new Error("KOERS_DB_CONNECTIONS must be at least 1, got \"0\""); })(),
+    doorConnections: atLeastOne(env, "KOERS_DB_CONNECTIONS", 10),
     bodyLimit: wholeNumber(env, "KOERS_BODY_LIMIT", 256 * 1024),
     rateLimit: {
       perKey: wholeNumber(env, "KOERS_RATE_LIMIT", 600) || null,

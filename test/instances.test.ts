@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { createApiKey } from "../src/api-key.ts";
+import { readConfig } from "../src/config.ts";
 import { serviceNodeArgs } from "./processes.ts";
 import { lastCall, makeWorld, refusalTests, request, revokedMember, testDatabase, writeTwoStep,
   type Member, type TestDb, type TestSetup, type World } from "./helpers.ts";
@@ -94,6 +95,13 @@ describe("two instances against one database", () => {
     assert.equal(a!.status, 200);
     assert.deepEqual(a!.body, b!.body);
     assert.notEqual(A(), B());
+  });
+
+  it("KOERS_DB_CONNECTIONS takes a whole number of at least 1, and says so by name otherwise", () => {
+    assert.equal(readConfig({}).doorConnections, 10);
+    assert.equal(readConfig({ KOERS_DB_CONNECTIONS: "4" }).doorConnections, 4);
+    assert.throws(() => readConfig({ KOERS_DB_CONNECTIONS: "0" }), /KOERS_DB_CONNECTIONS must be at least 1, got "0"/);
+    assert.throws(() => readConfig({ KOERS_DB_CONNECTIONS: "vier" }), /KOERS_DB_CONNECTIONS must be a whole number, got "vier"/);
   });
 
   it("each instance keeps at most KOERS_DB_CONNECTIONS connections for its doors; calls beyond wait their turn", async () => {
