@@ -528,9 +528,9 @@ try {
   if (ONLY.has("soak")) {
     // The parts before leave work behind that is theirs, not the soak's: dead rows of the tasks
     // they wrote, a month's call log grown by their calls, their events and audit rows (whose
-    // autovacuum ANALYZE otherwise ran in the soak's first seconds), a checkpoint due. Done now, it does
-    // not fall into the soak's last seconds (a timed checkpoint comes 5 minutes after this one);
-    // what the soak's own calls leave behind still counts. index_cleanup on: the write part's
+    // autovacuum ANALYZE otherwise ran in the soak's first seconds), a checkpoint due. Done now,
+    // it does not fall into the soak's last seconds (a timed checkpoint comes 5 minutes after
+    // this one); what the soak's own calls leave behind still counts. index_cleanup on: the write part's
     // dead versions sit on a few dozen pages of app.taken, under the 2% of pages below which
     // VACUUM leaves the indexes alone (PostgreSQL 14+), so without it their index entries (13
     // indexes) stay for the soak to walk through.
