@@ -133,7 +133,10 @@ $$;
 -- can only leave rows out that those leave out anyway. A plan kept within a session keeps its
 -- value, which is right: a session's login never changes (set session authorization, for
 -- superusers only, plans anew; a row-security plan is tied to its user). null for any other
--- session: then a view shows nothing.
+-- session: then a view shows nothing. It reads the login's row as app_hidden.beller_warehouse
+-- does (db/030_caller.sql) but none of that function's checks: a revoked login, an inactive
+-- member or a door switched off change while a session runs, and a value fixed when a statement
+-- was prepared must not carry them; the organisation of a login never changes.
 create function app_hidden.rapportage_org() returns uuid
 language sql immutable parallel safe security definer set search_path = '' as $$
   select w.org_id from app_private.warehouse_logins w where w.rol_oid = to_regrole(quote_ident(session_user))::oid
