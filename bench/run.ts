@@ -71,7 +71,10 @@ async function server(): Promise<{ url: (db: string) => string; stop(): Promise<
 // Both run with the node arguments of `npm start` (its V8 flags and tsx), the bare route with its
 // own script in place of src/main.ts.
 async function spawnService(label: string, script: string, env: NodeJS.ProcessEnv, readyLine: RegExp): Promise<{ proc: ChildProcess; address: string }> {
-  const proc = spawn(process.execPath, serviceNodeArgs.map((a) => a === "src/main.ts" ? script : a), { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // BENCH_PROFILE=<dir>: V8 CPU profiles of both processes, written there when they stop.
+  const profile = process.env.BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
+  const proc = spawn(process.execPath, [...profile, ...serviceNodeArgs.map((a) => a === "src/main.ts" ? script : a)],
+                     { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const address = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -253,6 +256,18 @@ try {
       figure({ name: `door/bare ${r.name}`, value: `${(100 * d / b).toFixed(0)}%`, target: `>= ${r.target * 100}%`, ok: d / b >= r.target,
                note: `door ${d.toFixed(0)}/s p50 ${p50.toFixed(2)} ms, bare ${b.toFixed(0)}/s, load ${loadAverage()}` });
       log(`       CPU per request: door ${cpu(res.door)}; bare ${cpu(res.bare)}; service RSS max ${takeRssPart()} MB`);
+      // With every core busy, requests per second go as one over the CPU a request costs all
+      // processes together, so the ratio is about bare CPU / door CPU. That gives what the
+      // door's PostgreSQL may spend at the target, given what its Node process and the client
+      // spend, and the ratio the door would reach if its PostgreSQL cost no more than the bare
+      // query: a target that ratio misses cannot be met by work on the database side alone.
+      const part = (xs: Measured[], k: "node" | "pg" | "client") => median(xs.map((x) => x.cpu[k]));
+      const bareTotal = part(res.bare, "node") + part(res.bare, "pg") + part(res.bare, "client");
+      const doorOutside = part(res.door, "node") + part(res.door, "client");
+      log(`       at the target the door's PostgreSQL may spend ${Math.max(0, bareTotal / r.target - doorOutside).toFixed(0)} us ` +
+          `per request (it spends ${part(res.door, "pg").toFixed(0)}, the bare query ${part(res.bare, "pg").toFixed(0)}); ` +
+          `with its PostgreSQL at the bare query's cost the door would reach ` +
+          `${(100 * bareTotal / (doorOutside + part(res.bare, "pg"))).toFixed(0)}%`);
     }
   }
 
