@@ -117,7 +117,11 @@ function postgresCpuUs(postmaster: number): number {
     if (!/^\d+$/.test(d)) continue;
     try {
       const f = fs.readFileSync(`/proc/${d}/stat`, "utf8").split(")")[1]!.trim().split(" ");
+      // utime + stime of each living child; and of the postmaster, cutime + cstime: what its
+      // children that have ended spent (parallel workers, mostly, which often start and end
+      // within a round and were missed before).
       if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) * 10_000;
+      else if (Number(d) === postmaster) total += (Number(f[13]) + Number(f[14])) * 10_000;
     } catch { /* gone */ }
   }
   return total;
@@ -261,8 +265,7 @@ try {
       // door's PostgreSQL may spend at the target, given what its Node process and the client
       // spend, and the ratio the door would reach if its PostgreSQL cost what the bare query
       // costs. Unless the door's query can be made cheaper than the bare one (as prioriteiten's
-      // is), a target above that ratio cannot be met by work on the database side alone. The
-      // model fits within a few points except for the list of 200 (bench/README.md).
+      // is), a target above that ratio cannot be met by work on the database side alone.
       const part = (xs: Measured[], k: "node" | "pg" | "client") => median(xs.map((x) => x.cpu[k]));
       const bareTotal = part(res.bare, "node") + part(res.bare, "pg") + part(res.bare, "client");
       const doorOutside = part(res.door, "node") + part(res.door, "client");
