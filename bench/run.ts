@@ -255,8 +255,10 @@ try {
       readResults.set(r.name, res);
       const d = median(res.door.map((x) => x.perSecond)), b = median(res.bare.map((x) => x.perSecond));
       const p50 = median(res.door.map((x) => percentile(x.latencies, 0.5)));
-      const cpu = (xs: Measured[]) => `node ${median(xs.map((x) => x.cpu.node)).toFixed(0)} + PostgreSQL ${median(xs.map((x) => x.cpu.pg)).toFixed(0)}` +
-        ` + client ${median(xs.map((x) => x.cpu.client)).toFixed(0)} us`;
+      // The median CPU per request of one process (or PostgreSQL's, all its processes) over the rounds.
+      const part = (xs: Measured[], k: "node" | "pg" | "client") => median(xs.map((x) => x.cpu[k]));
+      const cpu = (xs: Measured[]) => `node ${part(xs, "node").toFixed(0)} + PostgreSQL ${part(xs, "pg").toFixed(0)}` +
+        ` + client ${part(xs, "client").toFixed(0)} us`;
       figure({ name: `door/bare ${r.name}`, value: `${(100 * d / b).toFixed(0)}%`, target: `>= ${r.target * 100}%`, ok: d / b >= r.target,
                note: `door ${d.toFixed(0)}/s p50 ${p50.toFixed(2)} ms, bare ${b.toFixed(0)}/s, load ${loadAverage()}` });
       log(`       CPU per request: door ${cpu(res.door)}; bare ${cpu(res.bare)}; service RSS max ${takeRssPart()} MB`);
@@ -266,7 +268,6 @@ try {
       // spend, and the ratio the door would reach if its PostgreSQL cost what the bare query
       // costs. Unless the door's query can be made cheaper than the bare one (as prioriteiten's
       // is), a target above that ratio cannot be met by work on the database side alone.
-      const part = (xs: Measured[], k: "node" | "pg" | "client") => median(xs.map((x) => x.cpu[k]));
       const bareTotal = part(res.bare, "node") + part(res.bare, "pg") + part(res.bare, "client");
       const doorOutside = part(res.door, "node") + part(res.door, "client");
       log(`       at the target the door's PostgreSQL may spend ${Math.max(0, bareTotal / r.target - doorOutside).toFixed(0)} us ` +
@@ -550,10 +551,10 @@ try {
     // they wrote, a month's call log grown by their calls, their events and audit rows (whose
     // autovacuum ANALYZE otherwise ran in the soak's first seconds), a checkpoint due. Done now,
     // it does not fall into the soak's last seconds (a timed checkpoint comes 5 minutes after
-    // this one); what the soak's own calls leave behind still counts. index_cleanup on: the write part's
-    // dead versions sit on a few dozen pages of app.taken, under the 2% of pages below which
-    // VACUUM leaves the indexes alone (PostgreSQL 14+), so without it their index entries (13
-    // indexes) stay for the soak to walk through.
+    // this one); what the soak's own calls leave behind still counts. index_cleanup on: the
+    // write part's dead versions sit on a few dozen pages of app.taken, under the 2% of pages
+    // below which VACUUM leaves the indexes alone (PostgreSQL 14+), so without it their index
+    // entries (13 indexes) stay for the soak to walk through.
     const settling = performance.now();
     await sql`vacuum (analyze, index_cleanup on) app.taken, app.taak_geschiedenis, app_private.aanroepen,
                                app_private.bevestigcodes, app_hidden.bellers, app_private.tempo, app.gebeurtenissen,
