@@ -274,10 +274,10 @@ try {
       let pacedNode = bareNode;
       if (d < b) {
         const pauseMs = CLIENTS * 1000 / d - CLIENTS * 1000 / b;
-        const path = `${r.bare}${r.bare.includes("?") ? "&" : "?"}pause_ms=${pauseMs.toFixed(3)}`;
+        const pacedPath = `${r.bare}${r.bare.includes("?") ? "&" : "?"}pause_ms=${pauseMs.toFixed(3)}`;
         const paced: Measured[] = [];
         for (let i = 0; i < PACED_ROUNDS; i++) {
-          const x = await measured(bare.proc.pid!, () => run("127.0.0.1", barePort, CLIENTS, ROUND_MS, () => ({ method: "GET", path })));
+          const x = await measured(bare.proc.pid!, () => run("127.0.0.1", barePort, CLIENTS, ROUND_MS, () => ({ method: "GET", path: pacedPath })));
           if (x.errors) throw new Error(`paced bare ${r.name}: ${x.errors} errors, first: ${x.firstError}`);
           paced.push(x);
         }
