@@ -369,6 +369,21 @@ language sql stable parallel restricted as $$
                   app_hidden.sectie_zichtbaar(_sectie))
 $$;
 
+-- The fence of a table of a section (db/060_policies.sql): the caller's organisation when the
+-- caller may see the section, which is mijn_org() and mijn_sectie(_sectie) from one read of the
+-- caller row, so the table's read policies need no look-up of their own for the section; else
+-- null, and no row passes. A session that reads past row-level security (the app acting as
+-- itself through a definition, db/950_lezer.sql) gets its organisation whatever the sections,
+-- as the read policy of such sessions lets every row of the organisation through.
+create function app_hidden.mijn_org_in(_sectie text, _tabel regclass) returns table (org uuid)
+language sql stable parallel restricted as $$
+  select case when b.org is not null and b.secties is not null
+              then case when _sectie = any (b.secties) or not pg_catalog.row_security_active(_tabel) then b.org end
+              when not pg_catalog.row_security_active(_tabel) or app_hidden.sectie_zichtbaar(_sectie)
+              then coalesce(b.org, app_hidden.huidige_org()) end
+  from (select) leeg left join app_hidden.beller_bron() b on true
+$$;
+
 -- Credential resolvers, one per door: from what the door received to the member it acts for.
 -- They only resolve; the checks (revoked, organisation, door, section, role) are the same for
 -- every door and live in app_hidden.aanroep_begin, which runs them with its rights.

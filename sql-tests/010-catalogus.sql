@@ -15,7 +15,7 @@ create temp view tenant_zonder_hek as
   select t.tabel::text from app_hidden.tenant_tabellen t
   where not exists (select 1 from pg_policy p where p.polrelid = t.tabel and not p.polpermissive
                       and p.polname = 'rows stay within the caller''s organisation'
-                      and pg_get_expr(p.polqual, p.polrelid) ~ 'app_hidden.mijn_org\(\)'
+                      and pg_get_expr(p.polqual, p.polrelid) ~ 'app_hidden\.mijn_org(\(\)|_in\()'
                       and pg_get_expr(p.polwithcheck, p.polrelid) ~ 'app_hidden.mijn_org\(\)');
 -- The read policies leave the organisation to the fence (db/060_policies.sql): every role a
 -- policy of a tenant table names is fenced on that table too.
