@@ -342,14 +342,14 @@ begin
 end
 $$;
 
--- The caller's organisation, member and visible sections for policies and definitions, written
--- as "(select o.org from app_hidden.mijn_org() o)": set-returning SQL functions without SET are
--- inlined into the query, so a policy's check of the caller is one index probe of this
--- backend's row, computed once per query, instead of a function call with a query of its own
--- (a call of `taken` checked the caller about thirty times). Parallel restricted, like those
--- readers: the leader of a parallel query works the caller out once and hands it to the workers.
--- Without a call (a warehouse session, or a hot standby) they ask the security-definer readers,
--- which also know the warehouse session's member.
+-- The caller's organisation and member (and, for a section's fence, the section) for policies
+-- and definitions, written as "(select o.org from app_hidden.mijn_org() o)": set-returning SQL
+-- functions without SET are inlined into the query, so a policy's check of the caller is one
+-- index probe of this backend's row, computed once per query, instead of a function call with a
+-- query of its own (a call of `taken` checked the caller about thirty times). Parallel
+-- restricted, like those readers: the leader of a parallel query works the caller out once and
+-- hands it to the workers. Without a call (a warehouse session, or a hot standby) they ask the
+-- security-definer readers, which also know the warehouse session's member.
 create function app_hidden.mijn_org() returns table (org uuid)
 language sql stable parallel restricted as $$
   select coalesce((select b.org from app_hidden.beller_bron() b), app_hidden.huidige_org())
@@ -361,20 +361,13 @@ language sql stable parallel restricted as $$
   from (select) leeg left join app_hidden.beller_bron() b on true
 $$;
 
--- The caller row's sections are worked out by the call (aanroep_begin); otherwise the reader
--- works them out.
-create function app_hidden.mijn_sectie(_sectie text) returns table (zichtbaar boolean)
-language sql stable parallel restricted as $$
-  select coalesce((select _sectie = any (b.secties) from app_hidden.beller_bron() b where b.secties is not null),
-                  app_hidden.sectie_zichtbaar(_sectie))
-$$;
-
 -- The fence of a table of a section (db/060_policies.sql): the caller's organisation when the
--- caller may see the section, which is mijn_org() and mijn_sectie(_sectie) from one read of the
--- caller row, so the table's read policies need no look-up of their own for the section; else
--- null, and no row passes. A session that reads past row-level security (the app acting as
--- itself through a definition, db/950_lezer.sql) gets its organisation whatever the sections,
--- as the read policy of such sessions lets every row of the organisation through.
+-- caller may see the section, else null, and no row passes; organisation and section from one
+-- read of the caller row, so the table's read policies need no look-up of their own. The caller
+-- row's sections are worked out by the call (aanroep_begin); otherwise the reader works them
+-- out. A session that reads past row-level security (the app acting as itself through a
+-- definition, db/950_lezer.sql) gets its organisation whatever the sections, as the read policy
+-- of such sessions lets every row of the organisation through.
 create function app_hidden.mijn_org_in(_sectie text, _tabel regclass) returns table (org uuid)
 language sql stable parallel restricted as $$
   select case when b.org is not null and b.secties is not null

@@ -22,13 +22,17 @@ do $$
 declare t record;
 begin
   for t in
-    select x.tabel, s.sectie
+    select coalesce(x.tabel, s.tabel) as tabel, s.sectie, x.tabel is null as geen_tenant
     from app_hidden.tenant_tabellen x
-    left join (values ('app.projecten'::regclass, 'prioriteiten'), ('app.prioriteiten', 'prioriteiten'),
+    full join (values ('app.projecten'::regclass, 'prioriteiten'), ('app.prioriteiten', 'prioriteiten'),
                       ('app.kernresultaten', 'prioriteiten'), ('app.taken', 'prioriteiten'), ('app.tags', 'prioriteiten'),
                       ('app.kpis', 'kpis'), ('app.kpi_kwartaaldoelen', 'kpis'), ('app.kpi_metingen', 'kpis'),
                       ('app.weektaken', 'weektaken')) s (tabel, sectie) on s.tabel = x.tabel
   loop
+    -- A table of a section whose fence would not be made would keep read policies without the section.
+    if t.geen_tenant then
+      raise exception '% is named as a table of section % but is no tenant table', t.tabel, t.sectie;
+    end if;
     execute format('alter table %s enable row level security', t.tabel);
     execute format('alter table %s force row level security', t.tabel);
     execute format(

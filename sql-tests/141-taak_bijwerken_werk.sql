@@ -61,7 +61,7 @@ create temp table titel as select pg_temp.kosten(format($$
 select is((select (k ->> 'app_hidden.taak_weergave')::int from titel), 1, 'a new title renders the task once');
 select is((select (k ->> 'app_hidden.param_verwijzing')::int from titel), 0,
   'the task found is not looked up a second time by reference');
--- The policies read the caller inline (app_hidden.mijn_sectie and the like, db/030), so a read
+-- The policies read the caller inline (app_hidden.mijn_org_in and the like, db/030), so a read
 -- policy that runs shows as a reading of the caller row (app_hidden.bellers), not as a call of
 -- sectie_zichtbaar. Besides its render, the call reads the caller 16 times (its start, the lock
 -- under the read policy, the update's own policies, its history and event, its log row); an
