@@ -28,7 +28,7 @@ const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const PACED_ROUNDS = Math.min(3, ROUNDS);  // rounds of the bare route paced to the door's rate (part 1)
 const SOAK_CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 50);
-const POOL = Number(process.env.BENCH_POOL ?? 10);  // connections of the service's doors and of the bare route alike
+const POOL = Number(process.env.BENCH_POOL ?? 10);  // connections of the service's doors and of the bare route alike (the service's default)
 const ONLY = new Set((process.env.BENCH_ONLY ?? "door,cpu,rls,write,def,warehouse,soak").split(","));
 const DATABASE = process.env.BENCH_DATABASE ?? "koers_bench";
 const READS = process.env.BENCH_READS ? new Set(process.env.BENCH_READS.split(",")) : null;
@@ -238,7 +238,7 @@ try {
   /** Per pair: the most the door's PostgreSQL may spend per request at the pair's target (part 1). */
   const budgets = new Map<string, number>();
   if (ONLY.has("door")) {
-    log(`\n1. Door against bare route: ${CLIENTS} clients, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s each (load average ${loadAverage()})`);
+    log(`\n1. Door against bare route: ${CLIENTS} clients, ${POOL} connections each, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s each (load average ${loadAverage()})`);
     for (const r of reads.filter((x) => chosen(x.name))) {
       type Measured = RunResult & { cpu: { node: number; client: number; pg: number } };
       const res = { door: [] as Measured[], bare: [] as Measured[] };
@@ -268,7 +268,7 @@ try {
       // A process's CPU per request falls as its rate rises (fewer wake-ups and system calls per
       // request), so the door's Node process, at its lower rate, is not compared with the bare
       // route's at the bare route's rate: the bare route is measured again, paced to about the
-      // door's rate (each query also waits in pg_sleep), and the door's own Node work is what its
+      // door's rate (each answer also waits for a timer), and the door's own Node work is what its
       // process spends beyond that.
       const bareNode = part(res.bare, "node"), doorNode = part(res.door, "node");
       let pacedNode = bareNode;
@@ -282,7 +282,7 @@ try {
           paced.push(x);
         }
         pacedNode = part(paced, "node");
-        log(`       bare route paced to the door's rate (pg_sleep ${pauseMs.toFixed(2)} ms per query): ` +
+        log(`       bare route paced to the door's rate (a pause of ${pauseMs.toFixed(2)} ms per request): ` +
             `${median(paced.map((x) => x.perSecond)).toFixed(0)}/s, node ${pacedNode.toFixed(0)} us per request (door ${doorNode.toFixed(0)})`);
       }
       // With every core busy, requests per second go as one over the CPU a request costs all
