@@ -3,11 +3,10 @@
 // RLS, no call log. What a request costs with nothing but HTTP and the query.
 //   BARE_DATABASE_URL=postgres://... BARE_PORT=0 node --import tsx bench/bare.ts
 //
-// Every route takes pause_ms: the answer then waits that long after its query (a timer, which
-// holds no connection, so the pause works with a pool smaller than the clients), so the route
-// answers at a lower rate while its work per request stays the same, but for the timer. The
-// benchmark uses it to measure the bare route's Node process at the door's rate (a process's
-// CPU per request depends on how many requests it serves per second).
+// Every route takes pause_ms: the query then also waits that long in PostgreSQL (pg_sleep), so
+// the route answers at a lower rate while its work per request stays the same. The benchmark
+// uses it to measure the bare route's Node process at the door's rate (a process's CPU per
+// request depends on how many requests it serves per second).
 import Fastify from "fastify";
 import postgres from "postgres";
 import * as q from "./bare-queries.ts";
@@ -16,10 +15,12 @@ const sql = postgres(process.env.BARE_DATABASE_URL!, { max: Number(process.env.B
 const app = Fastify({ logger: false });
 type Query = Record<string, string>;
 
-/** The body of a query's one row, given pause_ms milliseconds later when asked. */
+/** The body of a query's one row, the query paced by pause_ms when given (its last parameter). */
 async function body(query: string, parameters: string[], pauseMs: string | undefined): Promise<string> {
-  const [r] = await sql.unsafe(query, parameters, { prepare: true });
-  if (pauseMs !== undefined) await new Promise((resolve) => setTimeout(resolve, Number(pauseMs)));
+  const [r] = pauseMs === undefined
+    ? await sql.unsafe(query, parameters, { prepare: true })
+    : await sql.unsafe(`select q.body from (${query}) q, pg_sleep($${parameters.length + 1}::float8 / 1000)`,
+                       [...parameters, pauseMs], { prepare: true });
   return r!.body as string;
 }
 

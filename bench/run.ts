@@ -268,11 +268,13 @@ try {
       // A process's CPU per request falls as its rate rises (fewer wake-ups and system calls per
       // request), so the door's Node process, at its lower rate, is not compared with the bare
       // route's at the bare route's rate: the bare route is measured again, paced to about the
-      // door's rate (each answer also waits for a timer), and the door's own Node work is what its
+      // door's rate (each query also waits in pg_sleep), and the door's own Node work is what its
       // process spends beyond that.
       const bareNode = part(res.bare, "node"), doorNode = part(res.door, "node");
-      let pacedNode = bareNode;
-      if (d < b) {
+      let pacedNode = bareNode, comparable = d >= b;  // the Node processes at about the same rate
+      if (d < b && POOL < CLIENTS) {
+        log(`       (no paced bare route: it waits in pg_sleep on a connection per client, and BENCH_POOL ${POOL} is below ${CLIENTS} clients)`);
+      } else if (d < b) {
         const pauseMs = CLIENTS * 1000 / d - CLIENTS * 1000 / b;
         const pacedPath = `${r.bare}${r.bare.includes("?") ? "&" : "?"}pause_ms=${pauseMs.toFixed(3)}`;
         const paced: Measured[] = [];
@@ -282,7 +284,8 @@ try {
           paced.push(x);
         }
         pacedNode = part(paced, "node");
-        log(`       bare route paced to the door's rate (a pause of ${pauseMs.toFixed(2)} ms per request): ` +
+        comparable = true;
+        log(`       bare route paced to the door's rate (pg_sleep ${pauseMs.toFixed(2)} ms per query): ` +
             `${median(paced.map((x) => x.perSecond)).toFixed(0)}/s, node ${pacedNode.toFixed(0)} us per request (door ${doorNode.toFixed(0)})`);
       }
       // With every core busy, requests per second go as one over the CPU a request costs all
@@ -298,7 +301,7 @@ try {
       budgets.set(r.name, budget);
       log(`       at the target the door's PostgreSQL may spend at most ${Math.max(0, budget).toFixed(0)} us per request ` +
           `(it spends ${part(res.door, "pg").toFixed(0)}, the bare query ${part(res.bare, "pg").toFixed(0)}), with its Node ` +
-          `process as the bare route's plus its own ${own.toFixed(0)} us; with its PostgreSQL at the bare query's cost the door ` +
+          `process as the bare route's plus its own ${own.toFixed(0)} us${comparable ? "" : " (at unequal rates, so less generous)"}; with its PostgreSQL at the bare query's cost the door ` +
           `would reach ${(100 * bareTotal / (outside + part(res.bare, "pg"))).toFixed(0)}%`);
     }
   }
