@@ -17,6 +17,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { createApiKey } from "../src/api-key.ts";
 import { initCluster, startServer, type Server } from "../src/db/cluster.ts";
 import { findBinDir, freePort } from "../test/cluster.ts";
+import { cpuUs, parentPid, postgresCpuUs } from "./cpu.ts";
 import { serviceNodeArgs } from "../test/processes.ts";
 import { ensureDataset, BIG_ORG, ORGS, PEOPLE, BIG_TASKS } from "./dataset.ts";
 import { run, percentile, Connection, type RunResult } from "./load.ts";
@@ -101,33 +102,6 @@ async function stopProcess(proc: ChildProcess) {
   if (proc.exitCode === null) proc.kill("SIGKILL");
 }
 
-/** CPU time (user + system) of a process in microseconds (Linux, clock ticks of 10 ms). */
-function cpuUs(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(")")[1]!.trim().split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10_000;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU of every child of the postmaster (backends, WAL writer, ...). */
-function postgresCpuUs(postmaster: number): number {
-  let total = 0;
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = fs.readFileSync(`/proc/${d}/stat`, "utf8").split(")")[1]!.trim().split(" ");
-      // utime + stime of each living child; and of the postmaster, cutime + cstime: what its
-      // children that have ended spent (parallel workers, mostly, which often start and end
-      // within a round and were missed before).
-      if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) * 10_000;
-      else if (Number(d) === postmaster) total += (Number(f[13]) + Number(f[14])) * 10_000;
-    } catch { /* gone */ }
-  }
-  return total;
-}
-
 /** The resident memory of a process in MB (Linux). */
 function rssMb(pid: number): number {
   try {
@@ -194,7 +168,7 @@ try {
     rssPart = Math.max(rssPart, now);
   }, 250);
   const [{ pid: backend }] = await sql`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
-  const postmaster = Number(fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(")")[1]!.trim().split(" ")[1]);
+  const postmaster = parentPid(backend);
   /** CPU per request of each process of a round: the service (or bare route), the client, PostgreSQL. */
   const measured = async (serverPid: number, work: () => Promise<RunResult>) => {
     const s0 = cpuUs(serverPid), c0 = process.cpuUsage(), p0 = postgresCpuUs(postmaster);

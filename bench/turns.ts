@@ -10,10 +10,10 @@
 // benchmark's database (koers_bench, made by `npm run bench`); it works on a copy of that
 // database, made and dropped here, so the benchmark's data set stays as it was. See
 // bench/README.md ("Where the time goes").
-import fs from "node:fs";
 import postgres from "postgres";
 import { doorUrl } from "../src/db/connection.ts";
 import * as q from "./bare-queries.ts";
+import { parentPid, postgresCpuUs } from "./cpu.ts";
 
 const base = process.env.BENCH_DATABASE_URL;
 if (!base) throw new Error("set BENCH_DATABASE_URL to a server on this machine that holds koers_bench");
@@ -21,20 +21,6 @@ const operation = process.env.TURNS_OPERATION ?? "wie_ben_ik";
 const sizes = (process.env.TURNS_CONNECTIONS ?? "1,2,4,10").split(",").map(Number);
 const CALLS = 2000, ROUNDS = 3;
 const at = (database: string) => { const u = new URL(base); u.pathname = `/${database}`; return u.toString(); };
-
-/** CPU of every child of the postmaster, with what its ended children spent. */
-function postgresCpuUs(postmaster: number): number {
-  let total = 0;
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = fs.readFileSync(`/proc/${d}/stat`, "utf8").split(")")[1]!.trim().split(" ");
-      if (Number(f[1]) === postmaster) total += (Number(f[11]) + Number(f[12])) * 10_000;
-      else if (Number(d) === postmaster) total += (Number(f[13]) + Number(f[14])) * 10_000;
-    } catch { /* gone */ }
-  }
-  return total;
-}
 
 const server = postgres(at("postgres"), { max: 1, onnotice: () => {} });
 await server`drop database if exists koers_turns`;
@@ -44,7 +30,7 @@ try {
   const [{ org, user }] = await admin`select bench.org_id(1) as org, bench.user_id(1, 1) as "user"` as unknown as [{ org: string; user: string }];
   await admin`select beheer.sleutel_aanmaken(${org}, ${user}, sha256('turns'::bytea), 'koers_live_…turn')`;
   const [{ pid }] = await admin`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
-  const postmaster = Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(")")[1]!.trim().split(" ")[1]);
+  const postmaster = parentPid(pid);
   // The door role is named after the database it was made for: the copy's door connects as koers_bench's.
   const url = (await doorUrl(at("koers_bench"))).replace(/\/koers_bench(?=$|\?)/, "/koers_turns");
   const parameters = operation === "wie_ben_ik" ? {} : { org_id: org };
