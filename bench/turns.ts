@@ -66,6 +66,7 @@ try {
   }
 } finally {
   await admin.end();
-  await server`drop database if exists koers_turns`;
+  // "with (force)": a pool left open by a failed call would otherwise keep the copy.
+  await server`drop database if exists koers_turns with (force)`;
   await server.end();
 }
