@@ -275,7 +275,8 @@ try {
       budgets.set(r.name, budget);
       log(`       at the target the door's PostgreSQL may spend at most ${Math.max(0, budget).toFixed(0)} us per request ` +
           `(it spends ${part(res.door, "pg").toFixed(0)}, the bare query ${part(res.bare, "pg").toFixed(0)}), with its Node ` +
-          `process as the bare route's plus its own ${own.toFixed(0)} us${comparable ? "" : " (at unequal rates, so less generous)"}; with its PostgreSQL at the bare query's cost the door ` +
+          `process as the bare route's plus its own ${own.toFixed(0)} us${comparable ? "" : " (at unequal rates, so less generous)"}; ` +
+          `with its PostgreSQL at the bare query's cost the door ` +
           `would reach ${(100 * bareTotal / (outside + part(res.bare, "pg"))).toFixed(0)}%`);
     }
   }

@@ -19,6 +19,9 @@ const base = process.env.BENCH_DATABASE_URL;
 if (!base) throw new Error("set BENCH_DATABASE_URL to a server on this machine that holds koers_bench");
 const operation = process.env.TURNS_OPERATION ?? "wie_ben_ik";
 const sizes = (process.env.TURNS_CONNECTIONS ?? "1,2,4,10").split(",").map(Number);
+if (!sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= 100)) {
+  throw new Error(`TURNS_CONNECTIONS must be whole numbers from 1 to 100, separated by commas, got "${process.env.TURNS_CONNECTIONS}"`);
+}
 const CALLS = 2000, ROUNDS = 3;
 const at = (database: string) => { const u = new URL(base); u.pathname = `/${database}`; return u.toString(); };
 
