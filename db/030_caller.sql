@@ -26,6 +26,10 @@ create table app_hidden.bellers (
   -- The sections released to the caller's organisation in which the caller's role may read
   -- something (sectie_zichtbaar), computed once per call; null: not computed for this call.
   secties text[],
+  -- The private projects hidden from the caller (app_hidden.verborgen_projecten), computed once
+  -- per call for the operations that read tasks or projects (app_hidden.leest_projecten); null:
+  -- not computed for this call, or forgotten since the call wrote what they depend on.
+  verborgen uuid[],
   -- What the call-log row will say beyond the outcome.
   parameters jsonb not null,
   status integer,
@@ -47,7 +51,7 @@ grant select, insert, update on app_hidden.bellers to koers_definer;
 -- app_hidden.beller_warehouse() when this finds no caller; so on a hot standby, where no call
 -- exists.
 create view app_hidden.beller_nu as
-  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties
+  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties, b.verborgen
   from app_hidden.bellers b
   where b.pid = pg_backend_pid() and b.sinds = now() and b.toegelaten
     and b.wijzer = current_setting('koers.aanroep', true);
@@ -57,9 +61,40 @@ grant select on app_hidden.beller_nu to koers_door, koers_definer;
 -- The same as a SQL function in FROM without SET, inlined into the query that reads it, so the
 -- helpers below share this definition at no cost per call.
 create function app_hidden.beller_bron()
-returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[])
+returns table (aanroep_id uuid, org uuid, user_id uuid, rol text, sleutel_id uuid, door text, operatie text, secties text[],
+               verborgen uuid[])
 language sql stable as $$
-  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties from app_hidden.beller_nu b
+  select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties, b.verborgen
+  from app_hidden.beller_nu b
+$$;
+
+-- The private projects of an organisation that a member does not work on (as its owner, added
+-- to it, or owning one of its tasks).
+create function app_hidden.verborgen_projecten_van(_org uuid, _ik uuid) returns uuid[]
+language plpgsql stable parallel restricted security definer set search_path = '' as $$
+begin
+  -- "offset 0" keeps each probe a look-up per private project by its whole key (for tasks on
+  -- taken_project_eigenaar), also in the generic plan PL/pgSQL caches. Without it the planner,
+  -- guessing one private project for any organisation, joins against every task the caller
+  -- owns, once per private project.
+  return array(
+    select p.id from app.projecten p
+    where p.org_id = _org and p.besloten and p.eigenaar_user_id is distinct from _ik
+      and not exists (select 1 from app.project_leden l
+                      where l.org_id = p.org_id and l.project_id = p.id and l.user_id = _ik offset 0)
+      and not exists (select 1 from app.taken t
+                      where t.org_id = p.org_id and t.project_id = p.id and t.eigenaar_user_id = _ik offset 0));
+end
+$$;
+
+-- The operations whose statements read tasks or projects under the policies (db/060_policies.sql):
+-- their call works the hidden projects out once, in its caller row (app_hidden.aanroep_begin), where a
+-- two-step write of a task needed them seven times (the lock, the update, the render, in both
+-- calls) and a read of one task twice. Any other operation that needs them works them out per
+-- statement, as before: this list saves work, it decides nothing.
+create function app_hidden.leest_projecten(_operatie text) returns boolean
+language sql immutable parallel safe as $$
+  select _operatie = any ('{projecten,project_aanmaken,taken,taak_toevoegen,taak_bijwerken,taak_geschiedenis,uren,zoeken}'::text[])
 $$;
 
 -- The caller as a record. These helpers run as koers_definer whoever calls them (the door in
@@ -410,8 +445,9 @@ begin
   on conflict (pid) do update
     set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
         org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
-        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, parameters = excluded.parameters,
-        status = excluded.status, fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
+        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = null,
+        parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
+        verzoek_id = excluded.verzoek_id;
   if _toegelaten then
     w := set_config('koers.aanroep', w, true);
   end if;

@@ -38,7 +38,10 @@ select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'tex
 -- Three statements, each with a small plan (the executor sets every node of a plan up anew in
 -- each transaction, so a call pays for the size of its plans, not only for the rows they read):
 -- the credential with the organisation's switches (app_hidden.org_toestand), the count, the
--- caller row. The operation's facts are one key of a constant (app_hidden.operatie_vast).
+-- caller row. The operation's facts are one key of a constant (app_hidden.operatie_vast). For an
+-- operation that reads tasks or projects the caller row also holds the private projects hidden
+-- from the caller, worked out here once instead of in each policy that needs them
+-- (app_hidden.verborgen_projecten, db/060_policies.sql).
 create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text, _parameters jsonb,
   _voorfout jsonb, _verzoek_id text, _adres text, _begonnen timestamptz,
   out aanroep_id uuid, out operatie text, out schrijft boolean, out twee_stappen boolean,
@@ -181,16 +184,18 @@ begin
   aanroep_id := gen_random_uuid();
   wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
   insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
-                                       operatie, secties, parameters, status, fout_code, verzoek_id)
+                                       operatie, secties, verborgen, parameters, status, fout_code, verzoek_id)
   values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol, k.sleutel_id,
-          _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end, bewaard, status, weigering,
-          _verzoek_id)
+          _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end,
+          case when weigering is null and app_hidden.leest_projecten(_operatie)
+               then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
+          bewaard, status, weigering, _verzoek_id)
   on conflict (pid) do update
     set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten,
         aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id, rol = excluded.rol,
         sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie, secties = excluded.secties,
-        parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
-        verzoek_id = excluded.verzoek_id;
+        verborgen = excluded.verborgen, parameters = excluded.parameters, status = excluded.status,
+        fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
 
   if weigering is null then
     if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then

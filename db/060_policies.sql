@@ -78,37 +78,64 @@ create policy "members see the brand labels of their organisation" on app.brand_
   for select to koers_door using (true);
 
 -- Projects: section prioriteiten; a private (besloten) project only for those who work on it.
--- The private projects of the caller's organisation the caller does not work on (as its owner,
--- added to it, or owning one of its tasks): one statement, which policies compute once per query
--- ("(select app_hidden.verborgen_projecten())") instead of once per row.
+-- The private projects of the caller's organisation the caller does not work on. Read from the
+-- call's caller row when the call worked them out (and has not written since what they depend
+-- on, below): within one call they stay as its start found them, as the sections do. Otherwise
+-- one statement.
 create function app_hidden.verborgen_projecten() returns uuid[]
 language plpgsql stable parallel restricted security definer set search_path = '' as $$
 declare
   org uuid;
   ik uuid;
+  verborgen uuid[];
 begin
   -- The caller's organisation and member read once, as huidige_org() and huidige_gebruiker()
   -- read them (a call's caller row, else a warehouse session's login): one statement instead of
   -- two function entries, for a helper every query that reads tasks or projects runs.
   if not pg_is_in_recovery() then
-    select b.org, b.user_id into org, ik from app_hidden.beller_bron() b;
+    select b.org, b.user_id, b.verborgen into org, ik, verborgen from app_hidden.beller_bron() b;
+    if verborgen is not null then return verborgen; end if;
   end if;
   if org is null then
     select b.org, b.user_id into org, ik from app_hidden.beller_warehouse() b;
   end if;
-  -- "offset 0" keeps each probe a look-up per private project by its whole key (for tasks on
-  -- taken_project_eigenaar), also in the generic plan PL/pgSQL caches. Without it the planner,
-  -- guessing one private project for any organisation, joins against every task the caller
-  -- owns, once per private project.
-  return array(
-    select p.id from app.projecten p
-    where p.org_id = org and p.besloten and p.eigenaar_user_id is distinct from ik
-      and not exists (select 1 from app.project_leden l
-                      where l.org_id = p.org_id and l.project_id = p.id and l.user_id = ik offset 0)
-      and not exists (select 1 from app.taken t
-                      where t.org_id = p.org_id and t.project_id = p.id and t.eigenaar_user_id = ik offset 0));
+  return app_hidden.verborgen_projecten_van(org, ik);
 end
 $$;
+
+-- The same for policies and definitions, written as "(select v.ids from app_hidden.mijn_verborgen() v)":
+-- inlined like mijn_org (db/030_caller.sql), so a query whose call worked them out reads them
+-- with its probe of the caller row, computed once per query (an init plan), and enters no
+-- function for them.
+create function app_hidden.mijn_verborgen() returns table (ids uuid[])
+language sql stable parallel restricted as $$
+  select coalesce((select b.verborgen from app_hidden.beller_bron() b), app_hidden.verborgen_projecten())
+$$;
+
+-- A call that writes what the hidden projects depend on (a project, who works on one, the
+-- project or owner of a task in one) forgets them in its caller row, so its next statement works
+-- them out anew. In the transaction of the write: a rolled-back trial run forgets nothing.
+create function app_hidden.tg__verborgen_vergeten() returns trigger
+language plpgsql volatile security definer set search_path = '' as $$
+begin
+  update app_hidden.bellers b set verborgen = null where b.pid = pg_backend_pid() and b.verborgen is not null;
+  return null;
+end
+$$;
+
+create trigger _800_verborgen_vergeten after insert or update or delete on app.projecten
+  for each statement execute function app_hidden.tg__verborgen_vergeten();
+create trigger _800_verborgen_vergeten after insert or update or delete on app.project_leden
+  for each statement execute function app_hidden.tg__verborgen_vergeten();
+-- New and deleted tasks once per statement (an import adds thousands in one); a changed task
+-- only when its project or, in a project, its owner changes.
+create trigger _800_verborgen_vergeten after insert or delete on app.taken
+  for each statement execute function app_hidden.tg__verborgen_vergeten();
+create trigger _800_verborgen_vergeten_gewijzigd after update of project_id, eigenaar_user_id on app.taken
+  for each row when ((old.project_id is not null or new.project_id is not null)
+                     and (old.project_id is distinct from new.project_id
+                          or old.eigenaar_user_id is distinct from new.eigenaar_user_id))
+  execute function app_hidden.tg__verborgen_vergeten();
 
 grant select on app.projecten, app.project_leden to koers_door;
 grant insert (org_id, titel, omschrijving, eigenaar_user_id, startdatum, deadline, aangemaakt_door)
@@ -116,7 +143,7 @@ grant insert (org_id, titel, omschrijving, eigenaar_user_id, startdatum, deadlin
 grant insert (org_id, project_id, user_id) on app.project_leden to koers_door;
 create policy "members see the open projects of their organisation and private ones they work on"
   on app.projecten for select to koers_door
-  using (not besloten or not id = any ((select app_hidden.verborgen_projecten())::uuid[]));
+  using (not besloten or not id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[]));
 create policy "members who may create projects add them to their organisation"
   on app.projecten for insert to koers_door
   with check (org_id = (select o.org from app_hidden.mijn_org() o)
@@ -208,7 +235,7 @@ create policy "members overwrite measurements of the KPIs they may measure" on a
 -- belong to a task look the task up with "offset 0": without it the planner may hash the whole
 -- task table (every row through the task policy) to check a handful of comments.
 create policy "members see the tasks they can see in the app" on app.taken for select to koers_door
-  using (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[]));
+  using (project_id is null or not project_id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[]));
 create policy "members who may add tasks add them" on app.taken for insert to koers_door
   with check (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('taak_toevoegen')) <> 'geen'
               and aangemaakt_door = (select g.user_id from app_hidden.mijn_gebruiker() g)
@@ -218,7 +245,7 @@ create policy "members who may add tasks add them" on app.taken for insert to ko
 -- so of project_zichtbaar only "not hidden from the caller" is left to check.
 create policy "members who may update tasks update the tasks they see" on app.taken for update to koers_door
   using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mijn_recht('taak_bijwerken')) <> 'geen'
-         and (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[])))
+         and (project_id is null or not project_id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[])))
   with check (org_id = (select o.org from app_hidden.mijn_org() o));
 create policy "members see the tags of their organisation" on app.tags for select to koers_door
   using (true);

@@ -49,7 +49,7 @@ create view app_hidden.taak_verborgen_subtaken as
   select s.org_id, s.ouder_id
   from app.taken s
   where s.org_id = (select o.org from app_hidden.mijn_org() o) and s.ouder_id is not null
-    and s.project_id = any ((select app_hidden.verborgen_projecten())::uuid[]);
+    and s.project_id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[]);
 
 alter view app_hidden.taak_verborgen_subtaken owner to koers_definer;
 grant select on app_hidden.taak_verborgen_subtaken to koers_door;
@@ -66,9 +66,9 @@ create view app_hidden.taak_verborgen_ouders as
   select p.org_id, p.id
   from app.taken p
   where p.org_id = (select o.org from app_hidden.mijn_org() o)
-    and p.project_id = any ((select app_hidden.verborgen_projecten())::uuid[])
+    and p.project_id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[])
     and exists (select 1 from app.taken s where s.org_id = p.org_id and s.ouder_id = p.id
-                  and (s.project_id is null or not s.project_id = any ((select app_hidden.verborgen_projecten())::uuid[]))
+                  and (s.project_id is null or not s.project_id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[]))
                 offset 0);
 
 alter view app_hidden.taak_verborgen_ouders owner to koers_definer;
@@ -122,7 +122,7 @@ create view app_hidden.def_taken with (security_invoker = true) as
           and not t.ouder_id = any ((select array(select v.id from app_hidden.taak_verborgen_ouders v))::uuid[])
          then t.ouder_nummer end as onder_taak_nummer,
     (coalesce(so.subtaken, 0)
-     - case when so.subtaken > 0 and cardinality((select app_hidden.verborgen_projecten())) > 0
+     - case when so.subtaken > 0 and cardinality((select v.ids from app_hidden.mijn_verborgen() v)) > 0
             then coalesce(cardinality(array_positions(
                    (select array(select v.ouder_id from app_hidden.taak_verborgen_subtaken v)), t.id)), 0)
             else 0 end)::bigint as subtaken,

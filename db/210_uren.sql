@@ -101,5 +101,5 @@ create policy "members see their own hours, those who may see all hours everyone
   for select to koers_door
   using (org_id = (select o.org from app_hidden.mijn_org() o) and (select app_hidden.mag_lezen('prioriteiten', 'uren'))
          and (user_id = (select g.user_id from app_hidden.mijn_gebruiker() g) or (select app_hidden.mijn_recht('uren')) = 'alles')
-         and (project_id is null or not project_id = any ((select app_hidden.verborgen_projecten())::uuid[]))
+         and (project_id is null or not project_id = any ((select v.ids from app_hidden.mijn_verborgen() v)::uuid[]))
          and (taak_id is null or exists (select 1 from app.taken t where t.org_id = uren.org_id and t.id = uren.taak_id)));

@@ -41,6 +41,11 @@ revoke execute on function app_hidden.handelen_namens(uuid, uuid, text, text, js
 -- token) and the app; a door ends one only with a token of it (app_hidden.mcp_intrekken).
 revoke execute on function app_hidden.mcp_verbinding_beeindigen(uuid, text) from koers_door;
 
+-- The hidden projects of any member of any organisation are for the caller's readers and the
+-- start of a call (security definer both); a door or a warehouse login asks
+-- app_hidden.verborgen_projecten(), which answers about its own caller only.
+revoke execute on function app_hidden.verborgen_projecten_van(uuid, uuid) from koers_door, koers_lezer, koers_warehouse;
+
 -- An organisation's row of switches is worked out by the triggers of its tables, not by a door.
 revoke execute on function app_hidden.org_toestand_bijwerken(uuid) from koers_door;
 

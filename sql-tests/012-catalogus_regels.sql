@@ -90,6 +90,9 @@ insert into definer_uitzonderingen values
   -- Not executable by the doors (db/999_grants.sql); called by triggers and the app only.
   ('app_hidden.handelen_namens(uuid,uuid,text,text,jsonb)', 'establishes the caller for the app: it is what the '
     || 'fence compares with; the doors may not execute it'),
+  ('app_hidden.verborgen_projecten_van(uuid,uuid)', 'the private projects hidden from a member, worked out while a '
+    || 'caller is being established (app_hidden.aanroep_begin) and by the caller''s reader (verborgen_projecten); '
+    || 'no door or warehouse login may execute it'),
   ('app_hidden.org_toestand_bijwerken(uuid)', 'recomputes an organisation''s row of switches from its own tables, '
     || 'for the triggers of those tables; the doors may not execute it'),
   ('app_hidden.gebeurtenis(uuid,text,uuid,jsonb,boolean,boolean)', 'writes an event for the row a trigger fired on; '

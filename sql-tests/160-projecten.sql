@@ -1,7 +1,7 @@
 -- projecten: only running projects the caller can see; private ones for those who work on
 -- them; open task count and hours spent (all of them, also hours the caller cannot see).
 begin;
-select plan(17);
+select plan(22);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Project BV') as org \gset
@@ -77,6 +77,41 @@ $$;
 select is((pg_temp.verborgen(:'org', 'admin')).verborgen, array[:'besloten'::uuid], 'verborgen_projecten: the private project admin does not work on');
 select cmp_ok((pg_temp.verborgen(:'org', 'admin')).gelezen, '<=', 1::bigint,
   'verborgen_projecten reads the private projects only (1 of 36 projects)');
+
+-- A call of an operation that reads tasks or projects works the hidden projects out once, in its
+-- caller row (app_hidden.aanroep_begin), and its policies read them there; others leave it empty.
+insert into app_private.api_sleutels (org_id, user_id, hash, hint)
+values (:'org', tests.lid(:'org', 'mt'), sha256('mt van Project BV'::bytea), 'koers_live_…mt'),
+       (:'org', tests.lid(:'org', 'admin'), sha256('admin van Project BV'::bytea), 'koers_live_…ad');
+create function pg_temp.deur(_sleutel text, _operatie text, _p jsonb, out antwoord jsonb, out verborgen uuid[])
+language plpgsql volatile as $$
+begin
+  set local role koers_door;
+  antwoord := api.aanroep('rest', sha256(convert_to(_sleutel, 'UTF8')), _operatie,
+                          _p || jsonb_build_object('org_id', (select org_id from app.organisaties where naam = 'Project BV')));
+  reset role;
+  verborgen := (select b.verborgen from app_hidden.bellers b where b.pid = pg_backend_pid());
+end
+$$;
+select is((pg_temp.deur('admin van Project BV', 'taken', jsonb_build_object('nummer', :mt_taak))).verborgen,
+  array[:'besloten'::uuid], 'a call that reads tasks holds the hidden projects in its caller row');
+select is((pg_temp.deur('admin van Project BV', 'taken', jsonb_build_object('nummer', :mt_taak))).antwoord #>> '{body,fout,code}',
+  'ongeldige_parameters', 'and its policies hide their tasks, as without it');
+select is((pg_temp.deur('admin van Project BV', 'team', '{}')).verborgen, null, 'a call of another operation does not work them out');
+-- A call that changes what they depend on works them out anew: mt hands the one task of the
+-- private project mt owns to its owner, and so no longer works on it. The proposal, rendered
+-- after the change in the call's trial run, then no longer shows mt the task, exactly as
+-- without the caller row's hidden projects (tests.roep, which writes).
+select (pg_temp.deur('mt van Project BV', 'taak_bijwerken', jsonb_build_object('taak_id', :'mt_taak_id', 'eigenaar_user_id', :'e'))).antwoord
+  #> '{body,voorstel}' as deur_voorstel \gset
+select is(:'deur_voorstel'::jsonb,
+  tests.roep(:'org', 'mt', 'taak_bijwerken', jsonb_build_object('taak_id', :'mt_taak_id', 'eigenaar_user_id', :'e')) -> 'voorstel',
+  'a call that hands its task in a private project away sees what the change hides');
+-- Only the start of a call and the caller's own readers work them out for a member.
+select ok(not has_function_privilege('koers_door', 'app_hidden.verborgen_projecten_van(uuid, uuid)', 'execute')
+          and not has_function_privilege('koers_warehouse', 'app_hidden.verborgen_projecten_van(uuid, uuid)', 'execute')
+          and not has_function_privilege('koers_lezer', 'app_hidden.verborgen_projecten_van(uuid, uuid)', 'execute'),
+  'no door or warehouse login asks the hidden projects of someone else');
 
 select * from finish();
 rollback;
