@@ -90,6 +90,9 @@ create function app_hidden.team_veld(_org uuid, _team uuid) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
   if not app_hidden.eigen_org(_org) or not exists (select 1 from app.teams t where t.org_id = _org) then return '{}'; end if;
+  -- Company-wide without a look-up: a statement whose team is mostly null is planned anew for
+  -- every call (a plan for null costs nothing, so one for any team never looks cheap enough).
+  if _team is null then return jsonb_build_object('team', null); end if;
   return jsonb_build_object('team', (select jsonb_build_object('id', t.id, 'naam', t.naam) from app.teams t
                                      where t.org_id = _org and t.id = _team));
 end
