@@ -5,8 +5,8 @@
 -- here; the app's webhook commands are 183_webhooks_beheer.sql.
 
 -- Events become messages at commit, not when they are recorded: until then the change may
--- still merge an event into another one or remove it (app_hidden.taak_gebeurtenis), and such
--- an event must not be sent. Events about private-project tasks are never sent.
+-- still merge an event into another one or remove it (app_hidden.taak_gebeurtenis_samenvoegen),
+-- and such an event must not be sent. Events about private-project tasks are never sent.
 create function app_hidden.tg_gebeurtenissen__webhook_berichten() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
 begin

@@ -27,8 +27,9 @@ begin
   for f in
     select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where n.nspname = 'app_hidden'
-      and (p.prorettype = 'trigger'::regtype or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenis', 'tag_tekst_bijwerken',
-                                                                   'taak_sommen_bijwerken', 'taak_sommen_opnieuw'))
+      and (p.prorettype = 'trigger'::regtype
+           or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenissen', 'taak_gebeurtenis_samenvoegen',
+                            'tag_tekst_bijwerken', 'taak_sommen_bijwerken', 'taak_sommen_opnieuw'))
   loop
     execute format('revoke execute on function %s from koers_door', f.fn);
   end loop;

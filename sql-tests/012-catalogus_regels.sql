@@ -97,6 +97,8 @@ insert into definer_uitzonderingen values
     || 'for the triggers of those tables; the doors may not execute it'),
   ('app_hidden.gebeurtenis(uuid,text,uuid,jsonb,boolean,boolean)', 'writes an event for the row a trigger fired on; '
     || 'the doors may not execute it'),
+  ('app_hidden.taak_gebeurtenis_samenvoegen(uuid,uuid,text,jsonb,boolean)', 'merges the event of a task a trigger fired '
+    || 'on into its change''s earlier events; the doors may not execute it'),
   ('app_hidden.geschiedenis(uuid,uuid,text,jsonb,jsonb)', 'writes task history for the row a trigger fired on; '
     || 'the doors may not execute it'),
   ('app_hidden.taak_sommen_bijwerken(uuid,uuid[])', 'keeps the stored hours and subtask counts of the tasks a trigger '
