@@ -92,9 +92,16 @@ $$;
 -- two-step write of a task needed them seven times (the lock, the update, the render, in both
 -- calls) and a read of one task twice. Any other operation that needs them works them out per
 -- statement, as before: this list saves work, it decides nothing.
+-- The names are checked against the registry (sql-tests/160-projecten.sql), so a renamed
+-- operation cannot quietly fall out of the list.
+create function app_hidden.projectlezers() returns text[]
+language sql immutable parallel safe as $$
+  select '{projecten,project_aanmaken,taken,taak_toevoegen,taak_bijwerken,taak_geschiedenis,uren,zoeken}'::text[]
+$$;
+
 create function app_hidden.leest_projecten(_operatie text) returns boolean
 language sql immutable parallel safe as $$
-  select _operatie = any ('{projecten,project_aanmaken,taken,taak_toevoegen,taak_bijwerken,taak_geschiedenis,uren,zoeken}'::text[])
+  select _operatie = any (app_hidden.projectlezers())
 $$;
 
 -- The caller as a record. These helpers run as koers_definer whoever calls them (the door in

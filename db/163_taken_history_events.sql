@@ -28,9 +28,11 @@ create constraint trigger _950_proef after insert or update or delete on app.tak
 create function app_hidden.taak_gebeurtenissen(_orgs uuid[], _ids uuid[], _soorten text[]) returns void
 language plpgsql volatile security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
-  aanroep uuid := (app_hidden.beller()).aanroep_id;
-  -- The team key of an event's part: only in the caller's organisation, when it has teams.
-  mijn uuid := app_hidden.huidige_org();
+  -- The call the events belong to, and the caller's organisation: the team key of an event's
+  -- part is only given there, when it has teams.
+  beller app_hidden.aanroep_start := app_hidden.beller();
+  aanroep uuid := beller.aanroep_id;
+  mijn uuid := beller.org_id;
   r record;
 begin
   select array_agg(x.org_id order by x.nummer) as orgs, array_agg(x.id order by x.nummer) as ids,
@@ -258,7 +260,8 @@ begin
                     is distinct from (o.omschrijving, o.deadline, o.eigenaar_user_id, o.stand, o.week, o.brand_label_id)
                then 'taak.gewijzigd' end as soort
         from oud o join nieuw n on n.org_id = o.org_id and n.id = o.id) x
-  where x.soort is not null;
+  where x.soort is not null
+  having count(*) > 0;  -- a change no event is about (a note, say) calls nothing
   return null;
 end
 $$;

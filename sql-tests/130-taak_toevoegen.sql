@@ -1,7 +1,7 @@
 -- taak_toevoegen: what a task belongs to, subtasks, size and estimate, repetition, weeks, tags,
 -- brand labels; its number, history and event; allowed and refused roles.
 begin;
-select plan(31);
+select plan(33);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';  -- Thursday of 2026-W20
 select tests.wereld('Taak BV') as org \gset
@@ -76,6 +76,18 @@ select is((select besloten from app.gebeurtenissen where soort = 'taak.aangemaak
   false, 'an event about a task in an open project may be sent');
 select is((select besloten from app.gebeurtenissen where soort = 'taak.aangemaakt' and onderwerp_id = :'besloten_taak'),
   true, 'an event about a task in a private project is marked besloten');
+-- The part a task belongs to, in an organisation with teams: a project's has no team (null), a
+-- priority's names its own.
+select is((select gegevens -> 'onderdeel' from app.gebeurtenissen where soort = 'taak.aangemaakt' and onderwerp_id = :'open_taak'),
+  jsonb_build_object('id', :'project'::uuid, 'titel', (select titel from app.projecten where id = :'project'), 'soort', 'project',
+                     'team', null),
+  'a project task''s event: the project, with team null as the organisation has teams');
+select is((select gegevens #> '{onderdeel,team}' from app.gebeurtenissen
+           where soort = 'taak.aangemaakt' and onderwerp_id = (select (t ->> 'id')::uuid from ouder)),
+  (select case when p.team_id is null then 'null'::jsonb
+               else (select jsonb_build_object('id', t.id, 'naam', t.naam) from app.teams t where t.id = p.team_id) end
+   from app.prioriteiten p where p.id = :'prio'),
+  'a priority task''s event: the priority''s team');
 
 select * from finish();
 rollback;

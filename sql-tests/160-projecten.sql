@@ -1,7 +1,7 @@
 -- projecten: only running projects the caller can see; private ones for those who work on
 -- them; open task count and hours spent (all of them, also hours the caller cannot see).
 begin;
-select plan(22);
+select plan(23);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Project BV') as org \gset
@@ -112,6 +112,9 @@ select ok(not has_function_privilege('koers_door', 'app_hidden.verborgen_project
           and not has_function_privilege('koers_warehouse', 'app_hidden.verborgen_projecten_van(uuid, uuid)', 'execute')
           and not has_function_privilege('koers_lezer', 'app_hidden.verborgen_projecten_van(uuid, uuid)', 'execute'),
   'no door or warehouse login asks the hidden projects of someone else');
+
+select is(array(select x from unnest(app_hidden.projectlezers()) x except select o.naam from app.operaties o), '{}'::text[],
+  'every operation that works the hidden projects out at its start is a registered operation');
 
 select * from finish();
 rollback;
