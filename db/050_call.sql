@@ -143,17 +143,25 @@ begin
   end if;
 
   -- The rate limit: one statement on a row of this backend's own. A call over the limit is
-  -- refused whatever else was found.
+  -- refused whatever else was found. The row is updated, and made (with a count of 0) only by
+  -- the first call of this backend with this key or address: an update is a plain write, where
+  -- an upsert (INSERT .. ON CONFLICT) first probes the key, then locks the row it finds.
   if limiet is not null then
-    with mijn as (
-      insert into app_private.tempo as t (wie, pid, tot, aantal)
-      values (case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 1)
-      on conflict (wie, pid) do update
-        set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
-      returning t.wie, t.aantal)
-    select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
-                                where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
-      into geteld from mijn m;
+    loop
+      with mijn as (
+        update app_private.tempo t
+        set aantal = case when t.tot = einde then t.aantal + 1 else 1 end, tot = einde
+        where t.wie = case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end
+          and t.pid = pg_backend_pid()
+        returning t.wie, t.aantal)
+      select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
+                                  where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
+        into geteld from mijn m;
+      exit when found;
+      insert into app_private.tempo (wie, pid, tot, aantal)
+      values (case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 0)
+      on conflict (wie, pid) do nothing;
+    end loop;
     tempo := jsonb_build_object('beleid', case when geldig then 'sleutel' else 'adres' end,
       'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
     -- Counts of windows that have ended, now and then. Rows another call holds (its own count,
@@ -180,22 +188,26 @@ begin
   else
     bewaard := coalesce(app_hidden.redigeren(invoer, 16384), '{}');
   end if;
-  -- The caller row: this backend's row, made by its first call, then updated.
+  -- The caller row: this backend's row, made (blank, not admitted) by its first call, then
+  -- updated: a plain write, where an upsert would first probe the key, then lock the row.
   aanroep_id := gen_random_uuid();
-  wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
-  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
-                                       operatie, secties, verborgen, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol, k.sleutel_id,
-          _door, operatie, case when weigering is null then coalesce(k.secties_rol, '{}') end,
-          case when weigering is null and app_hidden.leest_projecten(_operatie)
-               then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
-          bewaard, status, weigering, _verzoek_id)
-  on conflict (pid) do update
-    set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten,
-        aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id, rol = excluded.rol,
-        sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie, secties = excluded.secties,
-        verborgen = excluded.verborgen, parameters = excluded.parameters, status = excluded.status,
-        fout_code = excluded.fout_code, verzoek_id = excluded.verzoek_id;
+  loop
+    update app_hidden.bellers b
+    set xid = pg_current_xact_id(), sinds = now(), wijzer = coalesce(k.org_id::text, '') || '/' || aanroep_begin.aanroep_id,
+        toegelaten = weigering is null,
+        aanroep_id = aanroep_begin.aanroep_id, org = k.org_id, user_id = k.user_id, rol = k.rol, sleutel_id = k.sleutel_id,
+        door = _door, operatie = aanroep_begin.operatie,
+        secties = case when weigering is null then coalesce(k.secties_rol, '{}') end,
+        verborgen = case when weigering is null and app_hidden.leest_projecten(_operatie)
+                         then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
+        parameters = bewaard, status = aanroep_begin.status, fout_code = weigering, verzoek_id = _verzoek_id
+    where b.pid = pg_backend_pid()
+    returning b.wijzer into wijzer;
+    exit when found;
+    insert into app_hidden.bellers (pid, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
+    values (pg_backend_pid(), pg_current_xact_id(), now(), '', false, aanroep_id, _door, '', '{}')
+    on conflict (pid) do nothing;
+  end loop;
 
   if weigering is null then
     if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then
@@ -211,7 +223,9 @@ $$;
 
 -- Writes the call-log row of this backend's call from its caller row (in the organisation's
 -- log, or in aanroepen_zonder_org), with the outcome of an admitted call. Only the row of this
--- very call, and only once: the log cannot be forged or rewritten from the door.
+-- very call, and only once: the log cannot be forged or rewritten from the door. "Once" is a
+-- look-up of the row, not ON CONFLICT: only this backend writes rows with this call's id, and
+-- a speculative insertion costs a lock and a WAL record of its own for every call.
 create function app_hidden.aanroep_einde(_aanroep_id uuid, _status integer, _fout_code text, _fout_detail text,
                                          _begonnen timestamptz, _pogingen integer default null)
 returns boolean language plpgsql volatile security definer set search_path = '' as $$
@@ -225,7 +239,7 @@ begin
          case when b.toegelaten then _pogingen end
   from app_hidden.bellers b
   where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
-  on conflict do nothing;
+    and not exists (select 1 from app_private.aanroepen a where a.org_id = b.org and a.id = b.aanroep_id);
   if found then return true; end if;
   insert into app_private.aanroepen_zonder_org (id, tijdstip, door, operatie, parameters, status, fout_code, duur_ms, verzoek_id)
   select b.aanroep_id, _begonnen, b.door, b.operatie, b.parameters, b.status, b.fout_code, duur, b.verzoek_id
