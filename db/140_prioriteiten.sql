@@ -32,16 +32,13 @@ create view app_hidden.def_prioriteiten with (security_invoker = true) as
   join app.organisaties o on o.org_id = p.org_id
   left join app_hidden.def_personen pe on pe.org_id = p.org_id and pe.user_id = p.eigenaar_user_id
   left join app.teams tm on tm.org_id = p.org_id and tm.id = p.team_id
+  -- A rock's tasks summed (app_hidden.prioriteit_sommen, db/135_prioriteit_sommen.sql): whether
+  -- any counts, whether all of those are done, and the done weight over the weight.
   left join lateral (
-    select count(*) > 0 as telt, bool_and(t.stand = 'voltooid') as alles_klaar,
-           sum(t.gewicht) filter (where t.stand = 'voltooid') / nullif(sum(t.gewicht), 0) as voortgang
-    -- The hours of a size are a constant function (db/130_figures.sql); the tasks are read from
-    -- the index that holds exactly these columns (taken_prioriteit_voortgang).
-    from (select x.stand, app_hidden.taak_gewicht(x.inschatting_uren, app_hidden.grootte_uren(x.grootte)) as gewicht
-          from app.taken x
-          where x.org_id = p.org_id and x.prioriteit_id = p.id and x.ouder_id is null
-            and x.stand <> 'vervallen' and x.verwijderd_op is null) t
-    where p.soort = 'rock') rt on true
+    select s.aantal > 0 as telt, case when s.aantal > 0 then s.klaar = s.aantal end as alles_klaar,
+           s.gewicht_klaar / nullif(s.gewicht, 0) as voortgang
+    from app_hidden.prioriteit_sommen_alle s
+    where s.org = p.org_id and s.prioriteit = p.id and p.soort = 'rock') rt on true
   left join lateral (
     select count(*) > 0 as telt,
            avg(app_hidden.kernresultaat_voortgang(k.startwaarde, k.doelwaarde, k.huidige_waarde)) as voortgang,

@@ -29,7 +29,8 @@ begin
     where n.nspname = 'app_hidden'
       and (p.prorettype = 'trigger'::regtype
            or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenissen', 'taak_gebeurtenis_samenvoegen',
-                            'tag_tekst_bijwerken', 'taak_sommen_bijwerken', 'taak_sommen_opnieuw'))
+                            'tag_tekst_bijwerken', 'taak_sommen_bijwerken', 'taak_sommen_opnieuw',
+                            'prioriteit_sommen_bijwerken', 'prioriteit_sommen_opnieuw'))
   loop
     execute format('revoke execute on function %s from koers_door', f.fn);
   end loop;

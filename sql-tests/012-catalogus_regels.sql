@@ -105,6 +105,10 @@ insert into definer_uitzonderingen values
     || 'fired on; the doors may not execute it'),
   ('app_hidden.taak_sommen_opnieuw(uuid)', 'works out an organisation''s stored hours and subtask counts anew, for the '
     || 'bench''s data set (made with triggers off); the doors may not execute it'),
+  ('app_hidden.prioriteit_sommen_bijwerken(uuid,uuid[])', 'keeps the stored task sums of the priorities a trigger '
+    || 'fired on; the doors may not execute it'),
+  ('app_hidden.prioriteit_sommen_opnieuw(uuid)', 'works out an organisation''s stored task sums of its priorities '
+    || 'anew, for the bench''s data set (made with triggers off); the doors may not execute it'),
   ('app_hidden.tag_tekst_bijwerken(uuid,uuid[])', 'keeps the searchable tag text of the tasks a trigger fired on; '
     || 'the doors may not execute it');
 

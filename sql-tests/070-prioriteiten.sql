@@ -1,7 +1,7 @@
 -- prioriteiten: stand from weighted progress against elapsed time, at its boundaries, under a
 -- frozen clock; filters kwartaal, alleen_aandacht and team; a refused role sees nothing.
 begin;
-select plan(37);
+select plan(44);
 
 select tests.wereld('Prio BV') as org \gset
 select tests.lid(:'org', 'eigenaar') as e \gset
@@ -132,6 +132,43 @@ set local koers.nu = '2026-11-15T23:00:01Z';
 select is(pg_temp.stand('half Q4', '{"kwartaal": "Q4-2026"}'), 'aandacht nodig', 'one second later it needs attention');
 
 select is(tests.fout(:'org', 'lid', 'prioriteiten', '{"kwartaal": "Q1-0000"}'), 'ongeldige_parameters:kwartaal', 'quarter Q1-0000 is refused by name');
+
+-- A rock's task sums are stored (app_hidden.prioriteit_sommen) and kept by the triggers of
+-- app.taken: after every kind of change they are what a count over the tasks gives.
+reset role;
+create function pg_temp.sommen_kloppen(_org uuid) returns boolean language sql as $$
+  select not exists (
+    select p.id from app.prioriteiten p
+    left join app_hidden.prioriteit_sommen s on s.org = p.org_id and s.prioriteit = p.id
+    left join lateral (
+      select count(*)::int as aantal, (count(*) filter (where x.stand = 'voltooid'))::int as klaar,
+             coalesce(sum(app_hidden.taak_gewicht(x.inschatting_uren, app_hidden.grootte_uren(x.grootte))), 0) as gewicht,
+             coalesce(sum(app_hidden.taak_gewicht(x.inschatting_uren, app_hidden.grootte_uren(x.grootte)))
+                        filter (where x.stand = 'voltooid'), 0) as gewicht_klaar
+      from app.taken x where x.org_id = p.org_id and x.prioriteit_id = p.id and x.ouder_id is null
+        and x.stand <> 'vervallen' and x.verwijderd_op is null) t on true
+    where p.org_id = _org
+      and (coalesce(s.aantal, 0), coalesce(s.klaar, 0), coalesce(s.gewicht, 0), coalesce(s.gewicht_klaar, 0))
+          is distinct from (t.aantal, t.klaar, t.gewicht, t.gewicht_klaar))
+$$;
+select ok(pg_temp.sommen_kloppen(:'org'), 'the stored task sums of every priority are those of its tasks');
+select tests.taak(:'org', :'q4', 'open', 10) as extra \gset
+update app.taken set stand = 'voltooid' where id = :'extra';
+select is(pg_temp.veld('half Q4', 'voortgang', '{"kwartaal": "Q4-2026"}'), '75.0', 'a task ticked off counts at once: 15 of 20 hours');
+update app.taken set inschatting_uren = 30 where id = :'extra';
+select is(pg_temp.veld('half Q4', 'voortgang', '{"kwartaal": "Q4-2026"}'), '87.5', 'so does a new estimate: 35 of 40 hours');
+update app.taken set prioriteit_id = :'kw' where id = :'extra';
+select is(pg_temp.veld('half Q4', 'voortgang', '{"kwartaal": "Q4-2026"}'), '50.0', 'a task moved to another priority leaves the first');
+update app.taken set verwijderd_op = now() where prioriteit_id = :'kw' and stand = 'voltooid' and inschatting_uren = 2;
+update app.taken set stand = 'vervallen' where id = (select id from app.taken where prioriteit_id = :'q4' and stand = 'open');
+update app.taken set ouder_id = (select id from app.taken where prioriteit_id = :'q4' limit 1)
+where id = (select id from app.taken where prioriteit_id = :'sub' and stand = 'open' and grootte = 'klein');
+select id as groot from app.taken where prioriteit_id = :'grootte' and grootte = 'groot' \gset
+delete from app.taak_geschiedenis where taak_id = :'groot';
+delete from app.taken where id = :'groot';
+select ok(pg_temp.sommen_kloppen(:'org'), 'after deletions, vervallen tasks, a new parent and a task removed they still are');
+select is(pg_temp.veld('half Q4', 'voortgang', '{"kwartaal": "Q4-2026"}'), '100.0', 'a vervallen task leaves the weight: all that counts is done');
+select is(pg_temp.veld('grootte weegt', 'voortgang', '{"kwartaal": "Q2-2026"}'), '80.0', 'a removed task leaves it too: 8 of 10');
 
 select * from finish();
 rollback;

@@ -285,3 +285,41 @@ describe("hours booked on one task by two transactions at once", () => {
     assert.equal((await readTask(task.nummer)).besteed_uren, 3.75);
   });
 });
+
+describe("tasks of one rock ticked off by two transactions at once", () => {
+  it("both count in the rock's voortgang: the second waits for the first and counts its task too", async () => {
+    const [rock] = await o.db.sql`insert into app.prioriteiten (org_id, soort, titel, eigenaar_user_id, kwartaal_start)
+      values (${o.w.org}, 'rock', 'Twee tegelijk', ${members().eigenaar.user_id}, '2026-04-01') returning id`;
+    const tasks = await o.db.sql`insert into app.taken (org_id, omschrijving, prioriteit_id, stand, inschatting_uren)
+      values (${o.w.org}, 'Een', ${rock!.id}, 'open', 1), (${o.w.org}, 'Twee', ${rock!.id}, 'open', 1) returning id`;
+    const a = postgres(o.db.url, { max: 1, onnotice: () => {} }), b = postgres(o.db.url, { max: 1, onnotice: () => {} });
+    const tickOff = (c: typeof a, id: string) => c`update app.taken set stand = 'voltooid' where org_id = ${o.w.org} and id = ${id}`;
+    try {
+      const [{ pid }] = await b`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
+      await a`begin`;
+      await b`begin`;
+      await tickOff(a, tasks[0]!.id);
+      const second = tickOff(b, tasks[1]!.id).execute();
+      // The second transaction waits on the first's lock of the priority (the two tasks are
+      // different rows): without it its count would miss the first one's task.
+      let waiting = false;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const [s] = await o.db.sql`select wait_event_type from pg_stat_activity where pid = ${pid}`;
+        waiting = s?.wait_event_type === "Lock";
+        if (!waiting) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(waiting, "the second tick waits for the first transaction");
+      await a`commit`;
+      await second;
+      await b`commit`;
+    } finally {
+      await a.end();
+      await b.end();
+    }
+    const r = await request(o.baseUrl, "GET", "/api/v1/prioriteiten",
+      { apiKey: members().eigenaar.apiKey, query: { org_id: o.w.org, kwartaal: "Q2-2026" } });
+    assert.equal(r.status, 200);
+    const p = r.body.prioriteiten.find((x: { titel: string }) => x.titel === "Twee tegelijk");
+    assert.equal(p.voortgang, 100);
+  });
+});
