@@ -67,6 +67,16 @@ async function history(nummer: number): Promise<{ soort: string; oud: unknown; n
 }
 
 const person = (m: Member) => ({ user_id: m.user_id, naam: m.name });
+
+/** Whether the backend pid comes to wait on a lock within five seconds. */
+async function waitsForLock(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    const [s] = await o.db.sql`select wait_event_type from pg_stat_activity where pid = ${pid}`;
+    if (s?.wait_event_type === "Lock") return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
 const TASK = "/api/v1/taak-bijwerken";
 
 describe("taak_bijwerken confirmed at once on one task", () => {
@@ -268,13 +278,7 @@ describe("hours booked on one task by two transactions at once", () => {
       const second = book(b, 2.25, members().mt).execute();
       // The second transaction's statement waits on the first's lock of the task (not merely
       // ran later): without the lock its count would miss the first one's hours.
-      let waiting = false;
-      for (let i = 0; i < 100 && !waiting; i++) {
-        const [s] = await o.db.sql`select wait_event_type from pg_stat_activity where pid = ${pid}`;
-        waiting = s?.wait_event_type === "Lock";
-        if (!waiting) await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.ok(waiting, "the second booking waits for the first transaction");
+      assert.ok(await waitsForLock(pid), "the second booking waits for the first transaction");
       await a`commit`;
       await second;
       await b`commit`;
@@ -302,13 +306,7 @@ describe("tasks of one rock ticked off by two transactions at once", () => {
       const second = tickOff(b, tasks[1]!.id).execute();
       // The second transaction waits on the first's lock of the priority (the two tasks are
       // different rows): without it its count would miss the first one's task.
-      let waiting = false;
-      for (let i = 0; i < 100 && !waiting; i++) {
-        const [s] = await o.db.sql`select wait_event_type from pg_stat_activity where pid = ${pid}`;
-        waiting = s?.wait_event_type === "Lock";
-        if (!waiting) await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.ok(waiting, "the second tick waits for the first transaction");
+      assert.ok(await waitsForLock(pid), "the second tick waits for the first transaction");
       await a`commit`;
       await second;
       await b`commit`;
