@@ -8,10 +8,10 @@
 -- Worked out from the tasks, never adjusted by a difference: a row is counted anew from the tasks
 -- of its priority whenever one of them changes in a way the count sees, so it is exactly what a
 -- count over the tasks gives (the same sums, to the last decimal). A table of db/, made anew with
--- the code and filled from the tasks when db/ is applied (below): the hours of a size come from
--- the reference data, which changes only with an apply of db/. Keyed by org like
--- app_hidden.org_toestand: no tenant table, only definers read it, and the definition through
--- a view fenced on the caller's organisation.
+-- the code and filled from the tasks when db/ is applied (at the end of db/999_grants.sql): the
+-- hours of a size come from the reference data, which changes only with an apply of db/. Keyed
+-- by org like app_hidden.org_toestand: no tenant table, only definers read it, and the
+-- definition through a view fenced on the caller's organisation.
 create table app_hidden.prioriteit_sommen (
   org uuid not null,
   prioriteit uuid not null,
@@ -54,10 +54,6 @@ begin
           is distinct from (excluded.aantal, excluded.klaar, excluded.gewicht, excluded.gewicht_klaar);
 end
 $$;
-
--- Every priority's row, now that what it is made from is defined (the table is new with each
--- apply of db/).
-select app_hidden.prioriteit_sommen_bijwerken(null, null);
 
 -- Every priority of an organisation counted again: for tasks written with the triggers off (the
 -- benchmark's data set).
