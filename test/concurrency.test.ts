@@ -77,6 +77,7 @@ async function waitsForLock(pid: number): Promise<boolean> {
   }
   return false;
 }
+
 const TASK = "/api/v1/taak-bijwerken";
 
 describe("taak_bijwerken confirmed at once on one task", () => {
