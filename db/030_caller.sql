@@ -349,10 +349,7 @@ begin
 end
 $$;
 
--- Every organisation's row, now that what it is made from is defined.
-select app_hidden.org_toestand_bijwerken(x.org_id) from (
-  select org_id from app.koppelingen union select org_id from app.secties
-  union select org_id from app.modules union select org_id from app.org_rechten) x;
+-- Every organisation's row is made when db/ is applied, at the end of db/999_grants.sql.
 
 -- Policy helper: the section is released in the caller's organisation and the caller's role
 -- may read something in it. Read from the caller's row when the call worked it out.

@@ -55,8 +55,12 @@ revoke execute on function app_hidden.org_toestand_bijwerken(uuid) from koers_do
 revoke execute on function app_hidden.constanten_maken(text, text, text, jsonb, text) from koers_door, koers_definer;
 revoke execute on function app_hidden.operaties_maken(boolean) from koers_door, koers_definer;
 
--- Every priority's task sums (db/135_prioriteit_sommen.sql: a table made anew with the code),
--- filled last, once its function belongs to koers_definer: it reads the tasks past row-level
--- security whoever applies db/, where the applying role (also when it is no superuser) would
--- see no row of a table whose RLS is forced.
+-- What tables of db/ keep from the tenant tables, filled last, once their functions belong to
+-- koers_definer: they read past row-level security whoever applies db/, where the applying role
+-- (when it is no superuser) would see no row of a table whose RLS is forced. Every
+-- organisation's row of switches (app_hidden.org_toestand, db/030_caller.sql), and every
+-- priority's task sums (app_hidden.prioriteit_sommen, db/135_prioriteit_sommen.sql).
+select app_hidden.org_toestand_bijwerken(x.org_id) from (
+  select org_id from app.koppelingen union select org_id from app.secties
+  union select org_id from app.modules union select org_id from app.org_rechten) x;
 select app_hidden.prioriteit_sommen_bijwerken(null, null);
