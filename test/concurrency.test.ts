@@ -68,6 +68,30 @@ async function history(nummer: number): Promise<{ soort: string; oud: unknown; n
 
 const person = (m: Member) => ({ user_id: m.user_id, naam: m.name });
 
+/**
+ * Two transactions on connections of their own (as the app or an import writes): the first runs
+ * `first` and holds its locks; the second runs `second`, which must come to wait on them (not
+ * merely run later); then the first commits, and the second finishes and commits.
+ */
+async function secondWaitsForFirst(first: (c: postgres.Sql) => Promise<unknown>,
+                                   second: (c: postgres.Sql) => postgres.PendingQuery<postgres.Row[]>, what: string) {
+  const a = postgres(o.db.url, { max: 1, onnotice: () => {} }), b = postgres(o.db.url, { max: 1, onnotice: () => {} });
+  try {
+    const [{ pid }] = await b`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
+    await a`begin`;
+    await b`begin`;
+    await first(a);
+    const waiting = second(b).execute();
+    assert.ok(await waitsForLock(pid), what);
+    await a`commit`;
+    await waiting;
+    await b`commit`;
+  } finally {
+    await a.end();
+    await b.end();
+  }
+}
+
 /** Whether the backend pid comes to wait on a lock within five seconds. */
 async function waitsForLock(pid: number): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
@@ -267,26 +291,12 @@ describe("creations confirmed at once", () => {
 describe("hours booked on one task by two transactions at once", () => {
   it("both count in the task's besteed_uren: the second waits for the first and counts its hours too", async () => {
     const task = await newTask({ omschrijving: "Uren tegelijk" });
-    // Two connections of their own (as the app or an import books hours), each one transaction.
-    const a = postgres(o.db.url, { max: 1, onnotice: () => {} }), b = postgres(o.db.url, { max: 1, onnotice: () => {} });
-    const book = (c: typeof a, uren: number, who: Member) => c`insert into app.uren (org_id, user_id, datum, uren, taak_id)
+    const book = (c: postgres.Sql, uren: number, who: Member) => c`insert into app.uren (org_id, user_id, datum, uren, taak_id)
       values (${o.w.org}, ${who.user_id}, '2026-05-13', ${uren}, ${task.id})`;
-    try {
-      const [{ pid }] = await b`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
-      await a`begin`;
-      await b`begin`;
-      await book(a, 1.5, members().lid);
-      const second = book(b, 2.25, members().mt).execute();
-      // The second transaction's statement waits on the first's lock of the task (not merely
-      // ran later): without the lock its count would miss the first one's hours.
-      assert.ok(await waitsForLock(pid), "the second booking waits for the first transaction");
-      await a`commit`;
-      await second;
-      await b`commit`;
-    } finally {
-      await a.end();
-      await b.end();
-    }
+    // The second booking waits on the first's lock of the task: without it its count would miss
+    // the first one's hours.
+    await secondWaitsForFirst((c) => book(c, 1.5, members().lid), (c) => book(c, 2.25, members().mt),
+      "the second booking waits for the first transaction");
     assert.equal((await readTask(task.nummer)).besteed_uren, 3.75);
   });
 });
@@ -297,24 +307,11 @@ describe("tasks of one rock ticked off by two transactions at once", () => {
       values (${o.w.org}, 'rock', 'Twee tegelijk', ${members().eigenaar.user_id}, '2026-04-01') returning id`;
     const tasks = await o.db.sql`insert into app.taken (org_id, omschrijving, prioriteit_id, stand, inschatting_uren)
       values (${o.w.org}, 'Een', ${rock!.id}, 'open', 1), (${o.w.org}, 'Twee', ${rock!.id}, 'open', 1) returning id`;
-    const a = postgres(o.db.url, { max: 1, onnotice: () => {} }), b = postgres(o.db.url, { max: 1, onnotice: () => {} });
-    const tickOff = (c: typeof a, id: string) => c`update app.taken set stand = 'voltooid' where org_id = ${o.w.org} and id = ${id}`;
-    try {
-      const [{ pid }] = await b`select pg_backend_pid() as pid` as unknown as [{ pid: number }];
-      await a`begin`;
-      await b`begin`;
-      await tickOff(a, tasks[0]!.id);
-      const second = tickOff(b, tasks[1]!.id).execute();
-      // The second transaction waits on the first's lock of the priority (the two tasks are
-      // different rows): without it its count would miss the first one's task.
-      assert.ok(await waitsForLock(pid), "the second tick waits for the first transaction");
-      await a`commit`;
-      await second;
-      await b`commit`;
-    } finally {
-      await a.end();
-      await b.end();
-    }
+    const tickOff = (c: postgres.Sql, id: string) => c`update app.taken set stand = 'voltooid' where org_id = ${o.w.org} and id = ${id}`;
+    // The second tick waits on the first's lock of the priority (the two tasks are different
+    // rows): without it its count would miss the first one's task.
+    await secondWaitsForFirst((c) => tickOff(c, tasks[0]!.id), (c) => tickOff(c, tasks[1]!.id),
+      "the second tick waits for the first transaction");
     const r = await request(o.baseUrl, "GET", "/api/v1/prioriteiten",
       { apiKey: members().eigenaar.apiKey, query: { org_id: o.w.org, kwartaal: "Q2-2026" } });
     assert.equal(r.status, 200);
