@@ -25,8 +25,7 @@ create table app_hidden.prioriteit_sommen (
 revoke all on app_hidden.prioriteit_sommen from public;
 grant select, insert, update, delete on app_hidden.prioriteit_sommen to koers_definer;
 
--- The sums of the given priorities of an organisation (null: every priority of every
--- organisation), from their tasks. The priorities' rows are locked first (in key order, so two
+-- The sums of the given priorities of an organisation, from their tasks. The priorities' rows are locked first (in key order, so two
 -- such statements never wait on each other crosswise), and only then counted, in a statement of
 -- its own: under read committed its snapshot sees what another transaction committed while this
 -- one waited for the lock, so two writers changing tasks of one rock at once both count (as
@@ -34,9 +33,7 @@ grant select, insert, update, delete on app_hidden.prioriteit_sommen to koers_de
 create function app_hidden.prioriteit_sommen_bijwerken(_org uuid, _prioriteiten uuid[]) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin
-  if _org is not null then
-    perform 1 from app.prioriteiten p where p.org_id = _org and p.id = any (_prioriteiten) order by p.id for no key update;
-  end if;
+  perform 1 from app.prioriteiten p where p.org_id = _org and p.id = any (_prioriteiten) order by p.id for no key update;
   insert into app_hidden.prioriteit_sommen as s (org, prioriteit, aantal, klaar, gewicht, gewicht_klaar)
   select p.org_id, p.id, count(t.stand), count(t.stand) filter (where t.stand = 'voltooid'),
          coalesce(sum(t.gewicht), 0), coalesce(sum(t.gewicht) filter (where t.stand = 'voltooid'), 0)
@@ -46,7 +43,7 @@ begin
     from app.taken x
     where x.org_id = p.org_id and x.prioriteit_id = p.id and x.ouder_id is null
       and x.stand <> 'vervallen' and x.verwijderd_op is null) t on true
-  where _org is null or (p.org_id = _org and p.id = any (_prioriteiten))
+  where p.org_id = _org and p.id = any (_prioriteiten)
   group by p.org_id, p.id
   on conflict (org, prioriteit) do update
     set aantal = excluded.aantal, klaar = excluded.klaar, gewicht = excluded.gewicht, gewicht_klaar = excluded.gewicht_klaar
@@ -55,8 +52,8 @@ begin
 end
 $$;
 
--- Every priority of an organisation counted again: for tasks written with the triggers off (the
--- benchmark's data set).
+-- Every priority of an organisation counted again: when db/ is applied (db/999_grants.sql), and
+-- for tasks written with the triggers off (the benchmark's data set).
 create function app_hidden.prioriteit_sommen_opnieuw(_org uuid) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin

@@ -63,4 +63,4 @@ revoke execute on function app_hidden.operaties_maken(boolean) from koers_door, 
 select app_hidden.org_toestand_bijwerken(x.org_id) from (
   select org_id from app.koppelingen union select org_id from app.secties
   union select org_id from app.modules union select org_id from app.org_rechten) x;
-select app_hidden.prioriteit_sommen_bijwerken(null, null);
+select app_hidden.prioriteit_sommen_opnieuw(o.org_id) from app.organisaties o;
