@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(84);
+select plan(85);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -154,9 +154,13 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
           + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
           + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
           + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L)
+          + (select count(*) from app_hidden.prioriteit_sommen_alle where org = %1$L)
           + (select count(*) from app_hidden.taak_verborgen_subtaken where org_id = %1$L))$$,
             :'org')),
           '0'::jsonb, 'another organisation''s owner sees no row of this one through the planning definitions');
+select ok((pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(count(*)) from app_hidden.prioriteit_sommen_alle where org = %L$$,
+            :'org')))::int > 0,
+          'while its own owner sees its rocks'' task sums (so the line above is not empty by chance)');
 
 -- What def_taken reads from stored sums (tag names on the task, hours and subtasks beside it)
 -- equals what a count over the rows gives, after every kind of change.
