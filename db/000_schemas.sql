@@ -21,6 +21,11 @@ create schema beheer;      -- what "the app" does (CLI, workers): nothing grante
 revoke all on schema api, app_hidden, beheer from public;
 grant usage on schema app, api, app_hidden to koers_door;
 grant usage on schema app, app_private, api, app_hidden to koers_definer;
+-- Objects of db/ are handed to koers_definer (and koers_lezer, db/930_warehouse.sql) as they are
+-- made: security-definer functions, fenced views. A role that applies db/ without being superuser
+-- may do so only when the new owner may create in the schema; that privilege lasts while db/ is
+-- applied and is taken back at the end of db/999_grants.sql.
+grant create on schema api, app_hidden, beheer to koers_definer;
 
 -- The tenant tables: every table of app and app_private that carries org_id. This is the one
 -- definition; forced RLS, the organisation fence, the audit trigger and the catalog tests all

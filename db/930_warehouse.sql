@@ -27,6 +27,9 @@ begin
   end loop;
 end
 $$;
+-- koers_lezer owns definitions and views of app_hidden and rapportage: while db/ is applied
+-- (db/000_schemas.sql).
+grant create on schema app_hidden to koers_lezer;
 
 -- When a row last changed (migrations/0023_warehouse_bijgewerkt.sql), kept like the tables of search
 -- (db/255_zoektekst.sql): the rapportage views carry it for incremental loads.

@@ -18,6 +18,7 @@ revoke all on schema app, app_private from koers_warehouse;
 drop schema if exists rapportage cascade;
 create schema rapportage;
 revoke all on schema rapportage from public;
+grant create on schema rapportage to koers_lezer;  -- while db/ is applied (db/000_schemas.sql)
 
 -- The smoke view: whom this session acts for (a warehouse login's member, in its organisation),
 -- as the interface's wie_ben_ik answers it. One row, or none for a revoked login or a door that

@@ -64,3 +64,8 @@ select app_hidden.org_toestand_bijwerken(x.org_id) from (
   select org_id from app.koppelingen union select org_id from app.secties
   union select org_id from app.modules union select org_id from app.org_rechten) x;
 select app_hidden.prioriteit_sommen_opnieuw(o.org_id) from app.organisaties o;
+
+-- The owners of db/'s objects created nothing themselves; their CREATE on the schemas was for
+-- applying db/ by a role that is no superuser (db/000_schemas.sql).
+revoke create on schema api, app_hidden, beheer from koers_definer, koers_lezer;
+revoke create on schema rapportage from koers_lezer;

@@ -76,8 +76,16 @@ export async function ensureDoorRole(adminUrl: string): Promise<string> {
         end if;
       exception when duplicate_object or unique_violation then null; -- a parallel start won
       end $$`);
-      await tx.unsafe(`alter role ${role} login inherit nosuperuser nocreatedb nocreaterole nobypassrls noreplication
-                       password '${password}'`);
+      // Only a superuser may name the superuser, replication and BYPASSRLS attributes in ALTER
+      // ROLE, even to switch them off; an administrative role that is none (with CREATEROLE)
+      // sets the password, and switches them off only when someone switched them on.
+      await tx.unsafe(`alter role ${role} login inherit password '${password}'`);
+      await tx.unsafe(`do $$ begin
+        if exists (select 1 from pg_roles where rolname = '${role}'
+                   and (rolsuper or rolcreatedb or rolcreaterole or rolbypassrls or rolreplication)) then
+          alter role ${role} nosuperuser nocreatedb nocreaterole nobypassrls noreplication;
+        end if;
+      end $$`);
       await tx.unsafe(`grant koers_door to ${role}`);
       return { role, password };
     });
