@@ -15,6 +15,11 @@ export interface SessionRateLimit { perKey: number | null; perAddress: number | 
  */
 export function sessionSettings(now: string | null, rateLimit?: SessionRateLimit, publicUrl?: string | null): Record<string, string> {
   return {
+    // No JIT compilation: Koers's statements are short, and one planned against a large
+    // organisation can cost past jit_above_cost and then spend seconds compiling (a search's
+    // rendering of its hits, 1,077 functions, 6.5 s) for a run of milliseconds. The warehouse's
+    // logins have it off as well (db/930_warehouse.sql).
+    jit: "off",
     ...(now ? { "koers.nu": now } : {}),
     // Where refusals send people (app_hidden.app_adres): {KOERS_PUBLIC_URL}/app/integraties.
     ...(publicUrl ? { "koers.publieke_url": publicUrl } : {}),
