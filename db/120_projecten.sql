@@ -9,18 +9,6 @@ language sql stable parallel safe as $$
   select app_hidden.nu() at time zone tijdzone
 $$;
 
--- Every hours row of the caller's organisation, for the totals answers show (a task's
--- besteed_uren, a project's uren): those count every member's hours, while a member sees only
--- their own rows (app.uren's policy). Owned by koers_definer, fenced on the caller's
--- organisation once per statement.
-create view app_hidden.uren_alle as
-  select u.org_id, u.id, u.taak_id, u.project_id, u.uren
-  from app.uren u
-  where u.org_id = (select o.org from app_hidden.mijn_org() o);
-
-alter view app_hidden.uren_alle owner to koers_definer;
-grant select on app_hidden.uren_alle to koers_door;
-
 -- Projects ---------------------------------------------------------------------------------
 
 -- The project definition: every project the caller may see (running, finished, not yet begun).
@@ -28,30 +16,20 @@ grant select on app_hidden.uren_alle to koers_door;
 -- caller works on (as owner, added to it, or owning one of its tasks; app_hidden.verborgen_projecten),
 -- applied here under the caller's RLS. open_taken and uren count every task and every hour of the
 -- project, also hours the caller may not see row by row (a member sees only their own hours, yet
--- the project's total). lopend: begun, not past its deadline and not finished, on the
+-- the project's total): stored per project (db/115_project_sommen.sql). lopend: begun, not past its deadline and not finished, on the
 -- organisation's calendar.
 create view app_hidden.def_projecten with (security_invoker = true) as
   select p.org_id, p.id, p.titel, p.omschrijving, p.eigenaar_user_id, pe.naam as eigenaar_naam,
-    p.startdatum, p.deadline, p.besloten, coalesce(ot.aantal, 0)::integer as open_taken, coalesce(hu.uren, 0) as uren,
+    p.startdatum, p.deadline, p.besloten, coalesce(ps.open_taken, 0)::integer as open_taken, coalesce(ps.uren, 0) as uren,
     p.afgerond_op is null and p.startdatum <= d.vandaag and (p.deadline is null or p.deadline >= d.vandaag) as lopend,
     p.brand_label_id, p.afgerond_op, p.aangemaakt_op, p.bijgewerkt_op
   from app.projecten p
   join app.organisaties o on o.org_id = p.org_id
   cross join lateral (select app_hidden.moment(o.tijdzone)::date as vandaag offset 0) d
   left join app_hidden.def_personen pe on pe.org_id = p.org_id and pe.user_id = p.eigenaar_user_id
-  left join lateral (
-    select count(*) as aantal from app.taken t
-    where t.org_id = p.org_id and t.project_id = p.id and t.verwijderd_op is null
-      and t.stand not in ('voltooid', 'vervallen')) ot on true
-  -- Hours on the project, or on one of its tasks (once, also when they name both).
-  left join (
-    select x.org_id, x.project_id, sum(x.uren) as uren
-    from (select u.org_id, u.project_id, u.uren from app_hidden.uren_alle u where u.project_id is not null
-          union all
-          select u.org_id, t.project_id, u.uren
-          from app_hidden.uren_alle u join app.taken t on t.org_id = u.org_id and t.id = u.taak_id
-          where t.project_id is not null and u.project_id is distinct from t.project_id) x
-    group by x.org_id, x.project_id) hu on hu.org_id = p.org_id and hu.project_id = p.id;
+  -- Its open tasks and its hours (on the project, or on one of its tasks), stored per project
+  -- (app_hidden.project_sommen, db/115_project_sommen.sql).
+  left join app_hidden.project_sommen_alle ps on ps.org = p.org_id and ps.project = p.id;
 
 grant select on app_hidden.def_projecten to koers_door, koers_definer;
 

@@ -3,8 +3,7 @@
 -- (language sql, no SET clause, no table read): the definitions (def_taken, def_prioriteiten,
 -- def_kpi_scorebord, ...) compute them set-based for every row at once, for the doors and the
 -- warehouse alike. The rules are those of docs/decisions.md (Figures). The local "now"
--- (app_hidden.moment) and every hour of the organisation (app_hidden.uren_alle) are in
--- 120_projecten.sql, whose definition is the first to need them.
+-- (app_hidden.moment) is in 120_projecten.sql, whose definition is the first to need it.
 
 -- Time -------------------------------------------------------------------------------------
 

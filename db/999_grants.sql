@@ -30,7 +30,8 @@ begin
       and (p.prorettype = 'trigger'::regtype
            or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenissen', 'taak_gebeurtenis_samenvoegen',
                             'tag_tekst_bijwerken', 'taak_sommen_bijwerken', 'taak_sommen_opnieuw',
-                            'prioriteit_sommen_bijwerken', 'prioriteit_sommen_opnieuw'))
+                            'prioriteit_sommen_bijwerken', 'prioriteit_sommen_opnieuw',
+                            'project_sommen_bijwerken', 'project_sommen_opnieuw', 'project_sommen_van_uren'))
   loop
     execute format('revoke execute on function %s from koers_door', f.fn);
   end loop;
@@ -59,11 +60,13 @@ revoke execute on function app_hidden.operaties_maken(boolean) from koers_door, 
 -- koers_definer: they read past row-level security whoever applies db/, where the applying role
 -- (when it is no superuser) would see no row of a table whose RLS is forced. Every
 -- organisation's row of switches (app_hidden.org_toestand, db/030_caller.sql), and every
--- priority's task sums (app_hidden.prioriteit_sommen, db/135_prioriteit_sommen.sql).
+-- priority's task sums (app_hidden.prioriteit_sommen, db/135_prioriteit_sommen.sql), and every
+-- project's open tasks and hours (app_hidden.project_sommen, db/115_project_sommen.sql).
 select app_hidden.org_toestand_bijwerken(x.org_id) from (
   select org_id from app.koppelingen union select org_id from app.secties
   union select org_id from app.modules union select org_id from app.org_rechten) x;
 select app_hidden.prioriteit_sommen_opnieuw(o.org_id) from app.organisaties o;
+select app_hidden.project_sommen_opnieuw(o.org_id) from app.organisaties o;
 
 -- The owners of db/'s objects created nothing themselves; their CREATE on the schemas was for
 -- applying db/ by a role that is no superuser (db/000_schemas.sql).

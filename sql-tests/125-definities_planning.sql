@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(85);
+select plan(93);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -152,7 +152,7 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
           + (select count(*) from app_hidden.def_kpi_scorebord() where org_id = %1$L) + (select count(*) from app_hidden.def_projecten where org_id = %1$L)
           + (select count(*) from app_hidden.def_weektaken where org_id = %1$L) + (select count(*) from app_hidden.def_taak_geschiedenis where org_id = %1$L)
           + (select count(*) from app_hidden.def_kernresultaten where org_id = %1$L) + (select count(*) from app_hidden.def_kpi_metingen where org_id = %1$L)
-          + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.uren_alle where org_id = %1$L)
+          + (select count(*) from app_hidden.def_dagprioriteiten where org_id = %1$L) + (select count(*) from app_hidden.project_sommen_alle where org = %1$L)
           + (select count(*) from app_hidden.taak_sommen_alle where org_id = %1$L)
           + (select count(*) from app_hidden.prioriteit_sommen_alle where org = %1$L)
           + (select count(*) from app_hidden.taak_verborgen_subtaken where org_id = %1$L))$$,
@@ -161,6 +161,9 @@ select is(pg_temp.als(:'ander', 'eigenaar', format($$select to_jsonb(
 select ok((pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(count(*)) from app_hidden.prioriteit_sommen_alle where org = %L$$,
             :'org')))::int > 0,
           'while its own owner sees its rocks'' task sums (so the line above is not empty by chance)');
+select ok((pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(count(*)) from app_hidden.project_sommen_alle where org = %L$$,
+            :'org')))::int > 0,
+          'and its projects'' sums');
 
 -- What def_taken reads from stored sums (tag names on the task, hours and subtasks beside it)
 -- equals what a count over the rows gives, after every kind of change.
@@ -281,6 +284,49 @@ reset max_parallel_workers_per_gather;
 reset enable_indexscan;
 reset enable_indexonlyscan;
 reset enable_bitmapscan;
+
+-- What def_projecten reads from stored sums (open tasks, hours) equals what a count over the rows
+-- gives, after every kind of change: tasks added, completed, deleted, moved between projects;
+-- hours booked on a project and on a task, moved and removed.
+create function pg_temp.project_sommen_fout(_org uuid) returns bigint language sql as $$
+  select count(*) from app.projecten p
+  left join app_hidden.project_sommen s on s.org = p.org_id and s.project = p.id
+  where p.org_id = _org
+    and (coalesce(s.open_taken, 0), coalesce(s.uren, 0))
+        is distinct from
+        ((select count(*)::integer from app.taken t where t.org_id = p.org_id and t.project_id = p.id
+            and t.verwijderd_op is null and t.stand not in ('voltooid', 'vervallen')),
+         coalesce((select sum(u.uren) from app.uren u where u.org_id = p.org_id
+                     and (u.project_id = p.id
+                          or exists (select 1 from app.taken t where t.org_id = u.org_id and t.id = u.taak_id and t.project_id = p.id))), 0))
+$$;
+select is(pg_temp.project_sommen_fout(:'org'), 0::bigint, 'project sums: as counted, for the world as set up');
+insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, aangemaakt_door)
+values (:'org', 'Verbouwing', :'eigenaar', date '2026-05-01', :'eigenaar') returning id as verbouwing \gset
+insert into app.taken (org_id, omschrijving, project_id, aangemaakt_door)
+select :'org', 'Stap ' || i, :'verbouwing', :'eigenaar' from generate_series(1, 3) i;
+insert into app.uren (org_id, user_id, datum, uren, project_id) values (:'org', :'mt', date '2026-05-12', 1.25, :'verbouwing');
+insert into app.uren (org_id, user_id, datum, uren, taak_id)
+select :'org', :'lid', date '2026-05-12', 2, t.id from app.taken t where t.org_id = :'org' and t.omschrijving = 'Stap 1';
+select is(pg_temp.als(:'org', 'eigenaar', format($$select jsonb_build_array(open_taken, uren) from app_hidden.def_projecten where id = %L$$,
+            :'verbouwing')),
+          '[3, 3.25]'::jsonb, 'def_projecten: three open tasks, hours on the project and on one of its tasks');
+update app.taken set stand = 'voltooid' where org_id = :'org' and omschrijving = 'Stap 2';
+update app.taken set verwijderd_op = now() where org_id = :'org' and omschrijving = 'Stap 3';
+update app.taken set project_id = :'geheim' where org_id = :'org' and omschrijving = 'Stap 1';
+select is(pg_temp.als(:'org', 'eigenaar', format($$select jsonb_build_array(open_taken, uren) from app_hidden.def_projecten where id = %L$$,
+            :'verbouwing')),
+          '[0, 1.25]'::jsonb, 'def_projecten: a task done, one deleted and one moved (with its hours) no longer count');
+select is(pg_temp.project_sommen_fout(:'org'), 0::bigint, 'project sums: as counted after tasks changed and moved');
+update app.uren set uren = 4 where org_id = :'org' and project_id = :'verbouwing';
+delete from app.uren where org_id = :'org' and taak_id in (select id from app.taken where org_id = :'org' and omschrijving = 'Stap 1');
+update app.taken set project_id = null where org_id = :'org' and omschrijving = 'Stap 2';
+select is(pg_temp.project_sommen_fout(:'org'), 0::bigint, 'project sums: as counted after hours changed and removed');
+delete from app.uren where org_id = :'org' and project_id = :'verbouwing';
+select is(pg_temp.als(:'org', 'eigenaar', format($$select jsonb_build_array(open_taken, uren) from app_hidden.def_projecten where id = %L$$,
+            :'verbouwing')),
+          '[0, 0]'::jsonb, 'def_projecten: no open task and no hour left, zeros');
+select is(pg_temp.project_sommen_fout(:'org'), 0::bigint, 'project sums: as counted after its last hours were removed');
 
 -- A session that reads past row-level security (here the superuser running the tests, acting for
 -- the admin, who does not work on the private project) reads the definitions past the members'

@@ -319,3 +319,27 @@ describe("tasks of one rock ticked off by two transactions at once", () => {
     assert.equal(p.voortgang, 100);
   });
 });
+
+describe("one project's tasks ticked off and hours booked by two transactions at once", () => {
+  it("both count in the project's open_taken and uren: the second waits for the first", async () => {
+    const [project] = await o.db.sql`insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, aangemaakt_door)
+      values (${o.w.org}, 'Samen tegelijk', ${members().eigenaar.user_id}, '2026-01-01', ${members().eigenaar.user_id}) returning id`;
+    const tasks = await o.db.sql`insert into app.taken (org_id, omschrijving, project_id, stand)
+      values (${o.w.org}, 'Een', ${project!.id}, 'open'), (${o.w.org}, 'Twee', ${project!.id}, 'open'),
+             (${o.w.org}, 'Drie', ${project!.id}, 'open') returning id`;
+    const tickOff = (c: postgres.Sql, id: string) => c`update app.taken set stand = 'voltooid' where org_id = ${o.w.org} and id = ${id}`;
+    const book = (c: postgres.Sql, uren: number, who: Member, taak: string | null) => c`insert into app.uren
+      (org_id, user_id, datum, uren, taak_id, project_id)
+      values (${o.w.org}, ${who.user_id}, '2026-05-13', ${uren}, ${taak}, ${taak ? null : project!.id})`;
+    // Different rows each time; the second waits on the first's lock of the project: without it
+    // its count would miss the first one's change.
+    await secondWaitsForFirst((c) => tickOff(c, tasks[0]!.id), (c) => tickOff(c, tasks[1]!.id),
+      "the second tick waits for the first transaction");
+    await secondWaitsForFirst((c) => book(c, 1.5, members().lid, tasks[2]!.id), (c) => book(c, 2.25, members().mt, null),
+      "the second booking waits for the first transaction");
+    const r = await request(o.baseUrl, "GET", "/api/v1/projecten", { apiKey: members().eigenaar.apiKey, query: { org_id: o.w.org } });
+    assert.equal(r.status, 200);
+    const p = r.body.projecten.find((x: { titel: string }) => x.titel === "Samen tegelijk");
+    assert.deepEqual([p.open_taken, p.uren], [1, 3.75]);
+  });
+});

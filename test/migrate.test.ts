@@ -25,12 +25,18 @@ describe("migrate", () => {
     assert.ok(n > 20, `${n} operations`);
   });
 
-  it("applying db/ again over data fills what its tables keep from it: organisations' switches and rocks' task sums", async () => {
+  it("applying db/ again over data fills what its tables keep from it: organisations' switches, rocks' and projects' sums", async () => {
     const w = await makeWorld(db.sql, "Opnieuw BV");
     const [rock] = await db.sql`insert into app.prioriteiten (org_id, soort, titel, eigenaar_user_id, kwartaal_start)
       values (${w.org}, 'rock', 'Rots', ${w.members.eigenaar.user_id}, '2026-04-01') returning id`;
     await db.sql`insert into app.taken (org_id, omschrijving, prioriteit_id, stand, inschatting_uren)
       values (${w.org}, 'Een', ${rock!.id}, 'voltooid', 3), (${w.org}, 'Twee', ${rock!.id}, 'open', 1)`;
+    const owner = w.members.eigenaar.user_id;
+    const [project] = await db.sql`insert into app.projecten (org_id, titel, eigenaar_user_id, startdatum, aangemaakt_door)
+      values (${w.org}, 'Opnieuw', ${owner}, '2026-01-01', ${owner}) returning id`;
+    const [task] = await db.sql`insert into app.taken (org_id, omschrijving, project_id)
+      values (${w.org}, 'Drie', ${project!.id}) returning id`;
+    await db.sql`insert into app.uren (org_id, user_id, datum, uren, taak_id) values (${w.org}, ${owner}, '2026-05-12', 1.5, ${task!.id})`;
     // A changed db/ (new code, or new reference data) is applied again over the data.
     await db.sql`update app_private.instellingen set waarde = 'anders' where sleutel = 'db_hash'`;
     const lines: string[] = [];
@@ -42,6 +48,9 @@ describe("migrate", () => {
     const [s] = await db.sql`select aantal, klaar, gewicht::float8 as gewicht, gewicht_klaar::float8 as gewicht_klaar
       from app_hidden.prioriteit_sommen where org = ${w.org} and prioriteit = ${rock!.id}`;
     assert.deepEqual({ ...s }, { aantal: 2, klaar: 1, gewicht: 4, gewicht_klaar: 3 }, "the rock's task sums are counted again");
+    const [ps] = await db.sql`select open_taken, uren::float8 as uren from app_hidden.project_sommen
+      where org = ${w.org} and project = ${project!.id}`;
+    assert.deepEqual({ ...ps }, { open_taken: 1, uren: 1.5 }, "the project's open tasks and hours are counted again");
   });
 });
 
