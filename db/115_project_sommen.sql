@@ -56,30 +56,8 @@ begin
 end
 $$;
 
--- Added and removed tasks: once per statement, for the projects of the tasks it added or removed
--- (transition tables).
-create function app_hidden.tg_taken__project_sommen() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-declare r record;
-begin
-  if tg_op = 'INSERT' then
-    for r in select n.org_id, array_agg(distinct n.project_id) as projecten from nieuw n
-             where n.project_id is not null group by n.org_id loop
-      perform app_hidden.project_sommen_bijwerken(r.org_id, r.projecten);
-    end loop;
-  else
-    for r in select o.org_id, array_agg(distinct o.project_id) as projecten from oud o
-             where o.project_id is not null group by o.org_id loop
-      perform app_hidden.project_sommen_bijwerken(r.org_id, r.projecten);
-    end loop;
-  end if;
-  return null;
-end
-$$;
-create trigger _610_project_sommen_nieuw after insert on app.taken referencing new table as nieuw
-  for each statement execute function app_hidden.tg_taken__project_sommen();
-create trigger _610_project_sommen_weg after delete on app.taken referencing old table as oud
-  for each statement execute function app_hidden.tg_taken__project_sommen();
+-- Added and removed tasks: once per statement, with the rocks' sums (app_hidden.tg_taken__sommen,
+-- db/135_prioriteit_sommen.sql).
 
 -- Changed tasks: only a change the count sees (its project, stand or deletion), for the project
 -- it was in and the one it is in now (its hours move with it). Row by row with a condition

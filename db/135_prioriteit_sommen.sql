@@ -61,30 +61,36 @@ begin
 end
 $$;
 
--- Added and removed tasks: once per statement, for the priorities of the tasks it added or
--- removed (transition tables).
-create function app_hidden.tg_taken__prioriteit_sommen() returns trigger
+-- Added and removed tasks: once per statement, for the priorities and the projects of the tasks
+-- it added or removed (transition tables): the rocks' sums here and the projects' sums
+-- (app_hidden.project_sommen, db/115_project_sommen.sql) in one trigger.
+create function app_hidden.tg_taken__sommen() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
 declare r record;
 begin
+  -- A transition table exists only for its own event: one query each.
   if tg_op = 'INSERT' then
-    for r in select n.org_id, array_agg(distinct n.prioriteit_id) as prioriteiten from nieuw n
-             where n.prioriteit_id is not null group by n.org_id loop
-      perform app_hidden.prioriteit_sommen_bijwerken(r.org_id, r.prioriteiten);
+    for r in select n.org_id, array_agg(distinct n.prioriteit_id) filter (where n.prioriteit_id is not null) as prioriteiten,
+                    array_agg(distinct n.project_id) filter (where n.project_id is not null) as projecten
+             from nieuw n where n.prioriteit_id is not null or n.project_id is not null group by n.org_id loop
+      if r.prioriteiten is not null then perform app_hidden.prioriteit_sommen_bijwerken(r.org_id, r.prioriteiten); end if;
+      if r.projecten is not null then perform app_hidden.project_sommen_bijwerken(r.org_id, r.projecten); end if;
     end loop;
   else
-    for r in select o.org_id, array_agg(distinct o.prioriteit_id) as prioriteiten from oud o
-             where o.prioriteit_id is not null group by o.org_id loop
-      perform app_hidden.prioriteit_sommen_bijwerken(r.org_id, r.prioriteiten);
+    for r in select o.org_id, array_agg(distinct o.prioriteit_id) filter (where o.prioriteit_id is not null) as prioriteiten,
+                    array_agg(distinct o.project_id) filter (where o.project_id is not null) as projecten
+             from oud o where o.prioriteit_id is not null or o.project_id is not null group by o.org_id loop
+      if r.prioriteiten is not null then perform app_hidden.prioriteit_sommen_bijwerken(r.org_id, r.prioriteiten); end if;
+      if r.projecten is not null then perform app_hidden.project_sommen_bijwerken(r.org_id, r.projecten); end if;
     end loop;
   end if;
   return null;
 end
 $$;
-create trigger _600_prioriteit_sommen_nieuw after insert on app.taken referencing new table as nieuw
-  for each statement execute function app_hidden.tg_taken__prioriteit_sommen();
-create trigger _600_prioriteit_sommen_weg after delete on app.taken referencing old table as oud
-  for each statement execute function app_hidden.tg_taken__prioriteit_sommen();
+create trigger _600_sommen_nieuw after insert on app.taken referencing new table as nieuw
+  for each statement execute function app_hidden.tg_taken__sommen();
+create trigger _600_sommen_weg after delete on app.taken referencing old table as oud
+  for each statement execute function app_hidden.tg_taken__sommen();
 
 -- Changed tasks: only a change the count sees (its priority, parent, stand, deletion, estimate or
 -- size), for the priority it was under and the one it is under now. Row by row with a condition
