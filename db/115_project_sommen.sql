@@ -1,7 +1,7 @@
 -- What a project's tasks and hours add up to, kept in the transaction of each change so the
 -- project definition (app_hidden.def_projecten, db/120_projecten.sql) reads one row per project
 -- instead of counting each project's open tasks and summing the organisation's hours on every
--- read: `projecten` for the 100 projects of an organisation of 100,000 tasks took 60 to 110 ms.
+-- read: `projecten` for the 100 projects of an organisation of 100,000 tasks took 60 to 135 ms.
 -- The rules stay those of def_projecten: open tasks are the project's tasks (subtasks too) not
 -- deleted and neither voltooid nor vervallen; its hours are those booked on the project and
 -- those booked on one of its tasks (once each: an hour names one subject at most).
