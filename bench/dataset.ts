@@ -243,8 +243,7 @@ export async function ensureDataset(sql: postgres.Sql, log: (line: string) => vo
       // what a priority's and a project's tasks add up to (db/135_prioriteit_sommen.sql,
       // db/115_project_sommen.sql).
       await tx`select app_hidden.tag_tekst_bijwerken(o.org_id, array(select t.id from app.taken t where t.org_id = o.org_id)),
-                      app_hidden.taak_sommen_opnieuw(o.org_id), app_hidden.prioriteit_sommen_opnieuw(o.org_id),
-                      app_hidden.project_sommen_opnieuw(o.org_id)
+                      app_hidden.taak_sommen_opnieuw(o.org_id), app_hidden.sommen_opnieuw(o.org_id)
                from app.organisaties o`;
       // And a subtask's parent's number (kept by a trigger when it is added, db/160_taken.sql).
       await tx`update app.taken s set ouder_nummer = o.nummer from app.taken o where o.org_id = s.org_id and o.id = s.ouder_id`;

@@ -179,8 +179,7 @@ try {
       from app.bijlagen b, app_hidden.tekst_delen(b.tekst, null) d where b.org_id = '${o}';`);
     // What triggers keep from these rows for the definitions (a task's hours and subtasks, a
     // rock's and a project's sums: db/165, db/135, db/115).
-    await tx`select app_hidden.taak_sommen_opnieuw(${o}), app_hidden.prioriteit_sommen_opnieuw(${o}),
-                    app_hidden.project_sommen_opnieuw(${o})`;
+    await tx`select app_hidden.taak_sommen_opnieuw(${o}), app_hidden.sommen_opnieuw(${o})`;
   });
   progress("vacuum analyze");
   await admin.unsafe("vacuum analyze");

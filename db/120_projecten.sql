@@ -16,8 +16,8 @@ $$;
 -- caller works on (as owner, added to it, or owning one of its tasks; app_hidden.verborgen_projecten),
 -- applied here under the caller's RLS. open_taken and uren count every task and every hour of the
 -- project, also hours the caller may not see row by row (a member sees only their own hours, yet
--- the project's total): stored per project (db/115_project_sommen.sql). lopend: begun, not past its deadline and not finished, on the
--- organisation's calendar.
+-- the project's total): stored per project (db/115_project_sommen.sql). lopend: begun, not past
+-- its deadline and not finished, on the organisation's calendar.
 create view app_hidden.def_projecten with (security_invoker = true) as
   select p.org_id, p.id, p.titel, p.omschrijving, p.eigenaar_user_id, pe.naam as eigenaar_naam,
     p.startdatum, p.deadline, p.besloten, coalesce(ps.open_taken, 0)::integer as open_taken, coalesce(ps.uren, 0) as uren,

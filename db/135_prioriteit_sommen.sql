@@ -52,65 +52,8 @@ begin
 end
 $$;
 
--- Every priority of an organisation counted again: when db/ is applied (db/999_grants.sql), and
--- for tasks written with the triggers off (the benchmark's data set).
-create function app_hidden.prioriteit_sommen_opnieuw(_org uuid) returns void
-language plpgsql volatile security definer set search_path = '' as $$
-begin
-  perform app_hidden.prioriteit_sommen_bijwerken(_org, array(select p.id from app.prioriteiten p where p.org_id = _org));
-end
-$$;
-
--- Added and removed tasks: once per statement, for the priorities and the projects of the tasks
--- it added or removed (transition tables): the rocks' sums here and the projects' sums
--- (app_hidden.project_sommen, db/115_project_sommen.sql) in one trigger.
-create function app_hidden.tg_taken__sommen() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-declare r record;
-begin
-  -- A transition table exists only for its own event: one query each.
-  if tg_op = 'INSERT' then
-    for r in select n.org_id, array_agg(distinct n.prioriteit_id) filter (where n.prioriteit_id is not null) as prioriteiten,
-                    array_agg(distinct n.project_id) filter (where n.project_id is not null) as projecten
-             from nieuw n where n.prioriteit_id is not null or n.project_id is not null group by n.org_id loop
-      if r.prioriteiten is not null then perform app_hidden.prioriteit_sommen_bijwerken(r.org_id, r.prioriteiten); end if;
-      if r.projecten is not null then perform app_hidden.project_sommen_bijwerken(r.org_id, r.projecten); end if;
-    end loop;
-  else
-    for r in select o.org_id, array_agg(distinct o.prioriteit_id) filter (where o.prioriteit_id is not null) as prioriteiten,
-                    array_agg(distinct o.project_id) filter (where o.project_id is not null) as projecten
-             from oud o where o.prioriteit_id is not null or o.project_id is not null group by o.org_id loop
-      if r.prioriteiten is not null then perform app_hidden.prioriteit_sommen_bijwerken(r.org_id, r.prioriteiten); end if;
-      if r.projecten is not null then perform app_hidden.project_sommen_bijwerken(r.org_id, r.projecten); end if;
-    end loop;
-  end if;
-  return null;
-end
-$$;
-create trigger _600_sommen_nieuw after insert on app.taken referencing new table as nieuw
-  for each statement execute function app_hidden.tg_taken__sommen();
-create trigger _600_sommen_weg after delete on app.taken referencing old table as oud
-  for each statement execute function app_hidden.tg_taken__sommen();
-
--- Changed tasks: only a change the count sees (its priority, parent, stand, deletion, estimate or
--- size), for the priority it was under and the one it is under now. Row by row with a condition
--- PostgreSQL checks without calling anything, so the change of a title or a deadline costs
--- nothing here.
-create function app_hidden.tg_taken__prioriteit_sommen_gewijzigd() returns trigger
-language plpgsql volatile security definer set search_path = '' as $$
-begin
-  perform app_hidden.prioriteit_sommen_bijwerken(new.org_id,
-    array(select distinct x from unnest(array[old.prioriteit_id, new.prioriteit_id]) x where x is not null));
-  return null;
-end
-$$;
-create trigger _600_prioriteit_sommen_gewijzigd
-  after update of prioriteit_id, ouder_id, stand, verwijderd_op, inschatting_uren, grootte on app.taken
-  for each row
-  when ((old.prioriteit_id is not null or new.prioriteit_id is not null)
-        and (old.prioriteit_id, old.ouder_id, old.stand, old.verwijderd_op, old.inschatting_uren, old.grootte)
-            is distinct from (new.prioriteit_id, new.ouder_id, new.stand, new.verwijderd_op, new.inschatting_uren, new.grootte))
-  execute function app_hidden.tg_taken__prioriteit_sommen_gewijzigd();
+-- The triggers that keep these sums, with the tasks' and the projects' (app.taken), and the
+-- recount of an organisation (app_hidden.sommen_opnieuw): db/165_taken_sommen.sql.
 
 -- The sums as the priority definition reads them: owned by koers_definer and fenced on the
 -- caller's organisation once per statement; the definition shows them only for the priorities

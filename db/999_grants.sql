@@ -30,8 +30,8 @@ begin
       and (p.prorettype = 'trigger'::regtype
            or p.proname in ('gebeurtenis', 'geschiedenis', 'taak_gebeurtenissen', 'taak_gebeurtenis_samenvoegen',
                             'tag_tekst_bijwerken', 'taak_sommen_bijwerken', 'taak_sommen_opnieuw',
-                            'prioriteit_sommen_bijwerken', 'prioriteit_sommen_opnieuw',
-                            'project_sommen_bijwerken', 'project_sommen_opnieuw', 'project_sommen_van_uren'))
+                            'prioriteit_sommen_bijwerken', 'project_sommen_bijwerken', 'sommen_opnieuw',
+                            'sommen_van_taken', 'sommen_van_uren'))
   loop
     execute format('revoke execute on function %s from koers_door', f.fn);
   end loop;
@@ -65,8 +65,7 @@ revoke execute on function app_hidden.operaties_maken(boolean) from koers_door, 
 select app_hidden.org_toestand_bijwerken(x.org_id) from (
   select org_id from app.koppelingen union select org_id from app.secties
   union select org_id from app.modules union select org_id from app.org_rechten) x;
-select app_hidden.prioriteit_sommen_opnieuw(o.org_id) from app.organisaties o;
-select app_hidden.project_sommen_opnieuw(o.org_id) from app.organisaties o;
+select app_hidden.sommen_opnieuw(o.org_id) from app.organisaties o;
 
 -- The owners of db/'s objects created nothing themselves; their CREATE on the schemas was for
 -- applying db/ by a role that is no superuser (db/000_schemas.sql).

@@ -107,14 +107,14 @@ insert into definer_uitzonderingen values
     || 'bench''s data set (made with triggers off); the doors may not execute it'),
   ('app_hidden.prioriteit_sommen_bijwerken(uuid,uuid[])', 'keeps the stored task sums of the priorities a trigger '
     || 'fired on; the doors may not execute it'),
-  ('app_hidden.prioriteit_sommen_opnieuw(uuid)', 'works out an organisation''s stored task sums of its priorities '
-    || 'anew, for the bench''s data set (made with triggers off); the doors may not execute it'),
   ('app_hidden.project_sommen_bijwerken(uuid,uuid[])', 'keeps the stored open tasks and hours of the projects a trigger '
     || 'fired on; the doors may not execute it'),
-  ('app_hidden.project_sommen_van_uren(uuid,uuid[],uuid[])', 'keeps the stored hours of the projects the hours a trigger '
-    || 'fired on are booked on (directly or through a task); the doors may not execute it'),
-  ('app_hidden.project_sommen_opnieuw(uuid)', 'works out an organisation''s stored open tasks and hours of its projects '
-    || 'anew, for the bench''s data sets (made with triggers off); the doors may not execute it'),
+  ('app_hidden.sommen_van_taken(uuid,uuid[],uuid[],uuid[])', 'keeps the stored sums of the parents, priorities and '
+    || 'projects of the tasks a trigger fired on; the doors may not execute it'),
+  ('app_hidden.sommen_van_uren(uuid,uuid[],uuid[])', 'keeps the stored hours of the tasks and projects the hours a '
+    || 'trigger fired on are booked on; the doors may not execute it'),
+  ('app_hidden.sommen_opnieuw(uuid)', 'works out an organisation''s stored sums of its priorities and projects '
+    || 'anew, when db/ is applied and for the bench''s data sets (made with triggers off); the doors may not execute it'),
   ('app_hidden.tag_tekst_bijwerken(uuid,uuid[])', 'keeps the searchable tag text of the tasks a trigger fired on; '
     || 'the doors may not execute it');
 
