@@ -63,13 +63,18 @@ export function taskList(options: WorkerOptions): TaskList {
 
 export const crontab = "0 * * * * trim_logs\n30 * * * * trim_webhook_log\n* * * * * warehouse_watch\n";
 
-function pool(adminUrl: string, max: number, now: string | null, log: (line: string) => void, stopping: () => boolean): pg.Pool {
-  const p = new pg.Pool({
-    connectionString: adminUrl,
-    max,
-    // The test clock reaches the workers too.
-    ...(now ? { options: `-c koers.nu=${now.replaceAll(" ", "\\ ")}` } : {}),
-  });
+/**
+ * The startup options of the workers' connections: no JIT compilation, as on the doors' (see
+ * src/db/connection.ts: a statement estimated past jit_above_cost can spend far longer compiling
+ * than running), and the test clock, which reaches the workers too.
+ */
+function workerConnectionOptions(now: string | null): string {
+  return ["-c jit=off", ...(now ? [`-c koers.nu=${now.replaceAll(" ", "\\ ")}`] : [])].join(" ");
+}
+
+/** A pool of the workers' connections (exported for its test). */
+export function pool(adminUrl: string, max: number, now: string | null, log: (line: string) => void, stopping: () => boolean): pg.Pool {
+  const p = new pg.Pool({ connectionString: adminUrl, max, options: workerConnectionOptions(now) });
   // A connection lost while the database shuts down must not crash the process; one lost
   // while the worker stops is expected and not worth a line.
   const lost = (e: Error) => { if (!stopping()) log(`database connection lost: ${e.message}`); };

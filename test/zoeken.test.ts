@@ -12,7 +12,7 @@ import { Document, Packer, Paragraph } from "docx";
 import ExcelJS from "exceljs";
 import { refusalTests, request, setupWorld, type TestSetup } from "./helpers.ts";
 import { runKoers, type Finished } from "./processes.ts";
-import { startWorker, taskList } from "../src/worker.ts";
+import { pool, startWorker, taskList } from "../src/worker.ts";
 import { connect } from "../src/db/connection.ts";
 import { ensureDoorRole } from "../src/db/migrate.ts";
 
@@ -204,6 +204,16 @@ describe("zoeken: files, words and who finds what", () => {
       assert.equal(r!.jit, "off");
     } finally {
       await door.end();
+    }
+  });
+
+  it("the workers' connections compile no statement with JIT either, and keep the test clock", async () => {
+    const workers = pool(o.db.url, 1, "2026-03-04 10:00:00+00", () => {}, () => false);
+    try {
+      const { rows: [r] } = await workers.query("select current_setting('jit') as jit, current_setting('koers.nu') as nu");
+      assert.deepEqual(r, { jit: "off", nu: "2026-03-04 10:00:00+00" });
+    } finally {
+      await workers.end();
     }
   });
 
