@@ -319,8 +319,8 @@ try {
     };
     const cpuOf = new Map<string, { door: number; bare: number }>();
     // 1c. The floor: the least a call can cost while its rules hold. The statements every admitted
-    // call must run (the credential, the rate-limit count, the caller row the policies trust, the
-    // call-log row) and the bare query, in one PL/pgSQL function on the same tables as the door,
+    // call must run (the credential, the rate-limit count, the caller row the policies trust with
+    // the previous call's removed, the call-log row) and the bare query, in one PL/pgSQL function on the same tables as the door,
     // with no checks, no refusals, no RLS and no error handling; its reads' commit not waited for,
     // as the door's reads. What the door costs beyond the floor is the machinery's own.
     // Measured in the rounds of wie_ben_ik, interleaved with its door and bare calls.
@@ -340,7 +340,7 @@ try {
           select c.org_id, c.user_id, c.rol, c.sleutel_id into k from app_hidden.beller_rest(_sleutel, null) c;
           with mijn as (
             insert into app_private.tempo as t (wie, pid, tot, aantal) values ('vloer:' || k.sleutel_id, pg_backend_pid(), einde, 1)
-            on conflict (wie, pid) do update set aantal = case when t.tot = excluded.tot then t.aantal + 1 else 1 end, tot = excluded.tot
+            on conflict (wie, tot, pid) do update set aantal = t.aantal + 1
             returning t.wie, t.aantal)
           select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
                                       where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0) into geteld from mijn m;
@@ -348,10 +348,11 @@ try {
                                                operatie, secties, parameters, status, verzoek_id)
           values (pg_backend_pid(), pg_current_xact_id(), now(), k.org_id || '/' || id, true, id, k.org_id, k.user_id, k.rol,
                   k.sleutel_id, 'rest', 'wie_ben_ik', '{}', '{}', 200, 'vloer')
-          on conflict (pid) do update set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer,
+          on conflict (pid, sinds) do update set xid = excluded.xid, wijzer = excluded.wijzer,
             toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id,
             rol = excluded.rol, sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie,
             secties = excluded.secties, parameters = excluded.parameters, status = excluded.status, verzoek_id = excluded.verzoek_id;
+          perform app_hidden.bellers_opruimen();
           ${query};
           insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters, status,
                                              duur_ms, verzoek_id)

@@ -6,12 +6,20 @@
 -- setting impersonates nobody. Every helper that answers about an organisation answers only
 -- about the caller's: nothing is trusted because of a database role's name.
 
--- The caller of the running transaction, one row per backend. Not data: it means nothing
--- after its transaction, so it is made anew with the code (a table of db/, not of migrations/).
--- Logged all the same: the policies read it (mijn_org, below), and a hot standby can plan a query
--- on a logged table only. Only security-definer functions write it.
+-- The caller of the running transaction: one row per transaction of a backend that makes a call,
+-- found by the backend and the transaction's start (pid, sinds), and removed by the backend's next
+-- call. Not data: it means nothing after its transaction, so it is made anew with the code (a
+-- table of db/, not of migrations/). Logged all the same: the policies read it (mijn_org,
+-- below), and a hot standby can plan a query on a logged table only. Only security-definer
+-- functions write it.
+-- A row per transaction, not one per backend updated by every call: while any transaction holds
+-- back the horizon (a long warehouse query, a backup), no old version of a row can be pruned, and
+-- a look-up of a row updated by every call reads every version made since. A call reads its
+-- caller row about twenty times (each policy, each fence), so one transaction held open for two
+-- minutes made a door call ten to seventeen times as expensive. A look-up by the whole key finds
+-- the one version of this transaction's row, however many rows of earlier calls wait for vacuum.
 create table app_hidden.bellers (
-  pid integer primary key,  -- the backend
+  pid integer not null,     -- the backend
   xid xid8 not null,        -- its transaction (for its call-log row)
   sinds timestamptz not null,  -- when its transaction began: the row counts in that transaction only
   wijzer text not null,     -- the value koers.aanroep has while this call runs
@@ -34,10 +42,11 @@ create table app_hidden.bellers (
   parameters jsonb not null,
   status integer,
   fout_code text,
-  verzoek_id text
-) with (fillfactor = 50);
+  verzoek_id text,
+  primary key (pid, sinds)
+);
 revoke all on app_hidden.bellers from public;
-grant select, insert, update on app_hidden.bellers to koers_definer;
+grant select, insert, update, delete on app_hidden.bellers to koers_definer;
 
 -- The caller of this backend's running transaction: the one place a caller is resolved. Only the
 -- row of this backend (pid), written in this transaction (the transaction's start, now(), which
@@ -430,6 +439,28 @@ language sql stable as $$
   where sl.hash = _sleutel
 $$;
 
+-- Removes this backend's caller rows of earlier transactions, which are over, and remembers this
+-- one's for the next call: the setting koers.vorige_beller holds its start (sinds) in
+-- microseconds since 1970 for the session, so the next call removes that row by its whole key
+-- and reads none of the versions that wait for vacuum. Without the setting (the session's first
+-- call; or a setting that is no number: the doors can set it, and then only leave a row behind)
+-- every earlier row of this pid, also those a backend before this one left. Set in the
+-- transaction: when it rolls back, so does the setting, with the row it names.
+create function app_hidden.bellers_opruimen() returns void
+language plpgsql volatile set search_path = '' as $$
+declare vorige text := current_setting('koers.vorige_beller', true);
+begin
+  if vorige ~ '^[0-9]{1,18}$' then
+    delete from app_hidden.bellers b
+    where b.pid = pg_backend_pid() and b.sinds = 'epoch'::timestamptz + vorige::bigint * interval '1 microsecond'
+      and b.sinds < now();
+  else
+    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds < now();
+  end if;
+  vorige := set_config('koers.vorige_beller', (extract(epoch from now()) * 1000000)::bigint::text, false);
+end
+$$;
+
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
 -- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with their rights: the door itself
 -- cannot read or write the table.
@@ -441,17 +472,18 @@ declare
   id uuid := gen_random_uuid();
   w text := coalesce(_org::text, '') || '/' || id;
 begin
-  -- The row of this backend exists after its first call: then an update.
+  -- This transaction's row; a second call in the same transaction takes it over.
   insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
                                        operatie, secties, parameters, status, fout_code, verzoek_id)
   values (pg_backend_pid(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
           _secties, _parameters, _status, _fout_code, _verzoek_id)
-  on conflict (pid) do update
-    set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
+  on conflict (pid, sinds) do update
+    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
         org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
         door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = null,
         parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
         verzoek_id = excluded.verzoek_id;
+  perform app_hidden.bellers_opruimen();
   if _toegelaten then
     w := set_config('koers.aanroep', w, true);
   end if;

@@ -63,6 +63,7 @@ declare
   geldig boolean;
   limiet integer;
   geteld integer;
+  nieuw_venster boolean := false;
   recht text;
   bewaard jsonb;
   wijzer text;
@@ -142,17 +143,20 @@ begin
     invoer := gecontroleerd.invoer;
   end if;
 
-  -- The rate limit: one statement on a row of this backend's own. A call over the limit is
-  -- refused whatever else was found. The row is updated, and made (with a count of 0) only by
-  -- the first call of this backend with this key or address: an update is a plain write, where
-  -- an upsert (INSERT .. ON CONFLICT) first probes the key, then locks the row it finds.
+  -- The rate limit: one statement on a row of this backend's own for this window. A call over
+  -- the limit is refused whatever else was found. The row is updated, and made (with a count of
+  -- 0) by the first call of this backend with this key or address in the window: an update is a
+  -- plain write, where an upsert (INSERT .. ON CONFLICT) first probes the key, then locks the
+  -- row it finds. A row per window, not one per backend for good: while a transaction holds back
+  -- the horizon no old version can be pruned, and the count reads every version of its rows, so
+  -- it reads those of this window only (see app_hidden.bellers).
   if limiet is not null then
     loop
       with mijn as (
         update app_private.tempo t
-        set aantal = case when t.tot = einde then t.aantal + 1 else 1 end, tot = einde
+        set aantal = t.aantal + 1
         where t.wie = case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end
-          and t.pid = pg_backend_pid()
+          and t.tot = einde and t.pid = pg_backend_pid()
         returning t.wie, t.aantal)
       select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
                                   where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0)
@@ -160,17 +164,19 @@ begin
       exit when found;
       insert into app_private.tempo (wie, pid, tot, aantal)
       values (case when geldig then 'sleutel:' || k.sleutel_id else 'adres:' || coalesce(_adres, '') end, pg_backend_pid(), einde, 0)
-      on conflict (wie, pid) do nothing;
+      on conflict (wie, tot, pid) do nothing;
+      nieuw_venster := true;
     end loop;
     tempo := jsonb_build_object('beleid', case when geldig then 'sleutel' else 'adres' end,
       'q', limiet, 'w', venster, 'r', greatest(limiet - geteld, 0), 't', ceil(einde - extract(epoch from _begonnen))::integer);
-    -- Counts of windows that have ended, now and then. Rows another call holds (its own count,
-    -- being updated, or a cleanup of its own) are left for the next time: waiting for them
-    -- could deadlock two calls that clean up at once.
-    if geteld = 1 and random() < 0.01 then
+    -- Counts of windows that have ended, now and then (one in a hundred of the rows made for a
+    -- new window). Rows another call holds (its own count, being updated, or a cleanup of its
+    -- own) are left for the next time: waiting for them could deadlock two calls that clean up
+    -- at once.
+    if nieuw_venster and random() < 0.01 then
       delete from app_private.tempo t
-      where (t.wie, t.pid) in (select x.wie, x.pid from app_private.tempo x
-                               where x.tot < extract(epoch from _begonnen) for update skip locked);
+      where (t.wie, t.tot, t.pid) in (select x.wie, x.tot, x.pid from app_private.tempo x
+                                      where x.tot < extract(epoch from _begonnen) for update skip locked);
     end if;
     if geteld > limiet then
       weigering := 'te_veel_verzoeken';
@@ -188,26 +194,26 @@ begin
   else
     bewaard := coalesce(app_hidden.redigeren(invoer, 16384), '{}');
   end if;
-  -- The caller row: this backend's row, made (blank, not admitted) by its first call, then
-  -- updated: a plain write, where an upsert would first probe the key, then lock the row.
+  -- The caller row: a row of this transaction (app_hidden.bellers says why not one per backend),
+  -- taking over the row of a call before it in the same transaction; then the rows of this
+  -- backend's earlier transactions go (app_hidden.bellers_opruimen).
   aanroep_id := gen_random_uuid();
-  loop
-    update app_hidden.bellers b
-    set xid = pg_current_xact_id(), sinds = now(), wijzer = coalesce(k.org_id::text, '') || '/' || aanroep_begin.aanroep_id,
-        toegelaten = weigering is null,
-        aanroep_id = aanroep_begin.aanroep_id, org = k.org_id, user_id = k.user_id, rol = k.rol, sleutel_id = k.sleutel_id,
-        door = _door, operatie = aanroep_begin.operatie,
-        secties = case when weigering is null then coalesce(k.secties_rol, '{}') end,
-        verborgen = case when weigering is null and app_hidden.leest_projecten(_operatie)
-                         then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
-        parameters = bewaard, status = aanroep_begin.status, fout_code = weigering, verzoek_id = _verzoek_id
-    where b.pid = pg_backend_pid()
-    returning b.wijzer into wijzer;
-    exit when found;
-    insert into app_hidden.bellers (pid, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
-    values (pg_backend_pid(), pg_current_xact_id(), now(), '', false, aanroep_id, _door, '', '{}')
-    on conflict (pid) do nothing;
-  end loop;
+  wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
+  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
+                                       operatie, secties, verborgen, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol,
+          k.sleutel_id, _door, aanroep_begin.operatie,
+          case when weigering is null then coalesce(k.secties_rol, '{}') end,
+          case when weigering is null and app_hidden.leest_projecten(_operatie)
+               then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
+          bewaard, aanroep_begin.status, weigering, _verzoek_id)
+  on conflict (pid, sinds) do update
+    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
+        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
+        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = excluded.verborgen,
+        parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
+        verzoek_id = excluded.verzoek_id;
+  perform app_hidden.bellers_opruimen();
 
   if weigering is null then
     if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then
@@ -238,13 +244,13 @@ begin
          case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id,
          case when b.toegelaten then _pogingen end
   from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
+  where b.pid = pg_backend_pid() and b.sinds = now() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
     and not exists (select 1 from app_private.aanroepen a where a.org_id = b.org and a.id = b.aanroep_id);
   if found then return true; end if;
   insert into app_private.aanroepen_zonder_org (id, tijdstip, door, operatie, parameters, status, fout_code, duur_ms, verzoek_id)
   select b.aanroep_id, _begonnen, b.door, b.operatie, b.parameters, b.status, b.fout_code, duur, b.verzoek_id
   from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is null
+  where b.pid = pg_backend_pid() and b.sinds = now() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is null
   on conflict do nothing;
   return found;
 end

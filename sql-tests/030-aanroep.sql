@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(63);
+select plan(67);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -199,6 +199,20 @@ select is((pg_temp.roep('wie_ben_ik', '{}') -> 'tempo') - 't',
   '{"q": 1, "r": 0, "w": 1000000000, "beleid": "adres"}', 'a call without a key counts against its address');
 select is(pg_temp.roep('wie_ben_ik', '{}') #>> '{body,fout,code}', 'te_veel_verzoeken', 'and is refused past it');
 select set_config('koers.limiet', '', true), set_config('koers.limiet_adres', '', true);
+
+-- The caller rows: one per transaction, and a call removes this backend's rows of earlier
+-- transactions by the setting koers.vorige_beller, which the doors can set: a forged value
+-- removes nothing of the running call, and one that is no number removes every earlier row.
+insert into app_hidden.bellers (pid, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
+values (pg_backend_pid(), pg_current_xact_id(), now() - interval '1 hour', '', false, gen_random_uuid(), 'rest', '', '{}');
+select set_config('koers.vorige_beller', (extract(epoch from now()) * 1000000)::bigint::text, false);
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call with the setting naming its own transaction');
+select is((select array_agg(b.sinds = now() order by b.sinds) from app_hidden.bellers b where b.pid = pg_backend_pid()),
+  array[false, true], 'keeps its own row, and leaves an earlier row the setting does not name');
+select set_config('koers.vorige_beller', 'geen getal', false);
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{body,organisatie,org_id}', :'alfa', 'a setting that is no number');
+select is((select array_agg(b.sinds = now()) from app_hidden.bellers b where b.pid = pg_backend_pid()),
+  array[true], 'removes every earlier row of this backend, and keeps the running call''s');
 
 -- Retention trims the logs by age, in batches.
 select set_config('koers.nu', '2027-06-01T00:00:00Z', true);

@@ -90,7 +90,7 @@ begin
   antwoord := api.aanroep('rest', sha256(convert_to(_sleutel, 'UTF8')), _operatie,
                           _p || jsonb_build_object('org_id', (select org_id from app.organisaties where naam = 'Project BV')));
   reset role;
-  verborgen := (select b.verborgen from app_hidden.bellers b where b.pid = pg_backend_pid());
+  verborgen := (select b.verborgen from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds = now());
 end
 $$;
 select is((pg_temp.deur('admin van Project BV', 'taken', jsonb_build_object('nummer', :mt_taak))).verborgen,

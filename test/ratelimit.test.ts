@@ -198,3 +198,52 @@ describe("rate limits across two instances", () => {
     }
   });
 });
+
+describe("while another transaction holds back the horizon (a backup, a long warehouse query)", () => {
+  it("a call reads no more of the caller rows and counts after 2,000 calls than before them", async () => {
+    const { parseApiKey } = await import("../src/api-key.ts");
+    const { default: postgres } = await import("postgres");
+    const m = await member();
+    const hash = parseApiKey(m.apiKey)!;
+    // One-second windows: the count of a new window starts on rows of its own.
+    const door = connect(await ensureDoorRole(db.url), { now: null, name: "koers-test-horizon", max: 1,
+      rateLimit: { perKey: 1_000_000, perAddress: null, windowSeconds: 1 } });
+    const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+    const call = (tx: typeof door) =>
+      tx`select (api.aanroep('rest', ${hash}, 'wie_ben_ik', '{}'::jsonb, null, 'horizon', '127.0.0.1') ->> 'status')::int as status`;
+    // Index entries the first call of a window reads in the caller rows and in the counts: each
+    // one a version a look-up has to check.
+    const entriesRead = async () => {
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 50));
+      // Counted within the call's transaction: a backend's counts of earlier transactions may
+      // not have been handed on yet, and the "xact" readings include them.
+      const read = async (tx: typeof door) => Object.fromEntries((await tx<{ index: string; n: number }[]>`
+        select c.relname as index, pg_catalog.pg_stat_get_xact_tuples_returned(c.oid)::int as n from pg_catalog.pg_class c
+        where c.relname in ('bellers_pkey', 'tempo_pkey') and c.relkind = 'i'`).map((r) => [r.index, r.n]));
+      return door.begin(async (t) => {
+        const tx = t as unknown as typeof door;
+        const start = await read(tx);
+        const [c] = await call(tx);
+        assert.equal(c!.status, 200);
+        const end = await read(tx);
+        return Object.fromEntries(Object.keys(end).map((k) => [k, end[k]! - start[k]!]));
+      });
+    };
+    try {
+      await call(door);
+      const before = await entriesRead();
+      await holder`begin isolation level repeatable read`;
+      await holder`select count(*) from app.organisaties`;
+      for (let i = 0; i < 2000; i++) await call(door);
+      const after = await entriesRead();
+      await holder`commit`;
+      // A look-up of a row that every call updated read every version made since the snapshot:
+      // 3 entries before, 243 after for the caller rows, 2 and 50 for the counts.
+      assert.deepEqual(["bellers_pkey", "tempo_pkey"].filter((index) => after[index]! > before[index]! + 2), [],
+        `index entries read by a call before 2,000 calls under a held snapshot, and after: ${JSON.stringify({ before, after })}`);
+    } finally {
+      await holder.end();
+      await door.end();
+    }
+  });
+});
