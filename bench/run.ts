@@ -344,6 +344,8 @@ try {
             returning t.wie, t.aantal)
           select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
                                       where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0) into geteld from mijn m;
+          with weg as (delete from app_hidden.bellers b
+                       where b.pid = pg_backend_pid() and b.sinds = app_hidden.beller_vorige() and b.sinds < now())
           insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
                                                operatie, secties, parameters, status, verzoek_id)
           values (pg_backend_pid(), pg_current_xact_id(), now(), k.org_id || '/' || id, true, id, k.org_id, k.user_id, k.rol,
@@ -352,7 +354,7 @@ try {
             toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id,
             rol = excluded.rol, sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie,
             secties = excluded.secties, parameters = excluded.parameters, status = excluded.status, verzoek_id = excluded.verzoek_id;
-          perform app_hidden.bellers_opruimen();
+          perform set_config('koers.vorige_beller', app_hidden.beller_sinds(), false);
           ${query};
           insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters, status,
                                              duur_ms, verzoek_id)

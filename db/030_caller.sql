@@ -8,10 +8,10 @@
 
 -- The caller of the running transaction: one row per transaction of a backend that makes a call,
 -- found by the backend and the transaction's start (pid, sinds), and removed by the backend's next
--- call. Not data: it means nothing after its transaction, so it is made anew with the code (a
--- table of db/, not of migrations/). Logged all the same: the policies read it (mijn_org,
--- below), and a hot standby can plan a query on a logged table only. Only security-definer
--- functions write it.
+-- call (app_hidden.beller_vorige). Not data: it means nothing after its transaction, so it is
+-- made anew with the code (a table of db/, not of migrations/). Logged all the same: the
+-- policies read it (mijn_org, below), and a hot standby can plan a query on a logged table only.
+-- Only security-definer functions write it.
 -- A row per transaction, not one per backend updated by every call: while any transaction holds
 -- back the horizon (a long warehouse query, a backup), no old version of a row can be pruned, and
 -- a look-up of a row updated by every call reads every version made since. A call reads its
@@ -439,31 +439,28 @@ language sql stable as $$
   where sl.hash = _sleutel
 $$;
 
--- Removes this backend's caller rows of earlier transactions, which are over, and remembers this
--- one's for the next call: the setting koers.vorige_beller holds its start (sinds) in
--- microseconds since 1970 for the session, so the next call removes that row by its whole key
--- and reads none of the versions that wait for vacuum. Without the setting (the session's first
--- call; or a setting that is no number: the doors can set it, and then only leave a row behind)
--- every earlier row of this pid, also those a backend before this one left. Set in the
--- transaction: when it rolls back, so does the setting, with the row it names.
-create function app_hidden.bellers_opruimen() returns void
-language plpgsql volatile set search_path = '' as $$
-declare vorige text := current_setting('koers.vorige_beller', true);
-begin
-  if vorige ~ '^[0-9]{1,18}$' then
-    delete from app_hidden.bellers b
-    where b.pid = pg_backend_pid() and b.sinds = 'epoch'::timestamptz + vorige::bigint * interval '1 microsecond'
-      and b.sinds < now();
-  else
-    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds < now();
-  end if;
-  vorige := set_config('koers.vorige_beller', (extract(epoch from now()) * 1000000)::bigint::text, false);
-end
+-- When this backend's previous call began, so that the call after it removes its caller row by
+-- the whole key: the session setting koers.vorige_beller holds it, in microseconds since 1970,
+-- set by every call (app_hidden.aanroep_begin, beller_zetten). A look-up of "the newest earlier
+-- row" instead was planned as a scan of all the backend's rows when the table looked small, and
+-- that reads every version waiting for vacuum. Null without the setting (the session's first
+-- call), or with a setting that is no number (the doors can set it; a forged value only removes
+-- one of the session's own earlier rows, or leaves one behind): then the call removes every
+-- earlier row of its pid, also those a backend before it with the same pid left. An expression,
+-- inlined where it is used.
+create function app_hidden.beller_vorige() returns timestamptz
+language sql stable as $$
+  select case when current_setting('koers.vorige_beller', true) ~ '^[0-9]{1,18}$'
+              then 'epoch'::timestamptz + current_setting('koers.vorige_beller', true)::bigint * interval '1 microsecond' end
 $$;
 
+-- The value of koers.vorige_beller for the running transaction.
+create function app_hidden.beller_sinds() returns text
+language sql stable as $$ select (extract(epoch from now()) * 1000000)::bigint::text $$;
+
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
--- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with their rights: the door itself
--- cannot read or write the table.
+-- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with
+-- their rights: the door itself cannot read or write the table.
 create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user uuid, _rol text, _sleutel uuid,
                                          _door text, _operatie text, _secties text[], _parameters jsonb,
                                          _status integer, _fout_code text, _verzoek_id text)
@@ -472,7 +469,10 @@ declare
   id uuid := gen_random_uuid();
   w text := coalesce(_org::text, '') || '/' || id;
 begin
-  -- This transaction's row; a second call in the same transaction takes it over.
+  -- This transaction's row; a second call in the same transaction takes it over. The row of this
+  -- backend's previous call goes (app_hidden.beller_vorige), as in aanroep_begin.
+  with weg as (delete from app_hidden.bellers b
+               where b.pid = pg_backend_pid() and b.sinds = app_hidden.beller_vorige() and b.sinds < now())
   insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
                                        operatie, secties, parameters, status, fout_code, verzoek_id)
   values (pg_backend_pid(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
@@ -483,9 +483,12 @@ begin
         door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = null,
         parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
         verzoek_id = excluded.verzoek_id;
-  perform app_hidden.bellers_opruimen();
+  if app_hidden.beller_vorige() is null then
+    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds < now();
+  end if;
+  perform set_config('koers.vorige_beller', app_hidden.beller_sinds(), false);
   if _toegelaten then
-    w := set_config('koers.aanroep', w, true);
+    perform set_config('koers.aanroep', w, true);
   end if;
   return id;
 end

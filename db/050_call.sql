@@ -195,10 +195,12 @@ begin
     bewaard := coalesce(app_hidden.redigeren(invoer, 16384), '{}');
   end if;
   -- The caller row: a row of this transaction (app_hidden.bellers says why not one per backend),
-  -- taking over the row of a call before it in the same transaction; then the rows of this
-  -- backend's earlier transactions go (app_hidden.bellers_opruimen).
+  -- taking over the row of a call before it in the same transaction; the row of this backend's
+  -- previous call goes in the same statement, by its whole key (app_hidden.beller_vorige).
   aanroep_id := gen_random_uuid();
   wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
+  with weg as (delete from app_hidden.bellers b
+               where b.pid = pg_backend_pid() and b.sinds = app_hidden.beller_vorige() and b.sinds < now())
   insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
                                        operatie, secties, verborgen, parameters, status, fout_code, verzoek_id)
   values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol,
@@ -213,7 +215,10 @@ begin
         door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = excluded.verborgen,
         parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
         verzoek_id = excluded.verzoek_id;
-  perform app_hidden.bellers_opruimen();
+  if app_hidden.beller_vorige() is null then
+    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds < now();
+  end if;
+  bericht := set_config('koers.vorige_beller', app_hidden.beller_sinds(), false);
 
   if weigering is null then
     if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then

@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(67);
+select plan(68);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -200,19 +200,23 @@ select is((pg_temp.roep('wie_ben_ik', '{}') -> 'tempo') - 't',
 select is(pg_temp.roep('wie_ben_ik', '{}') #>> '{body,fout,code}', 'te_veel_verzoeken', 'and is refused past it');
 select set_config('koers.limiet', '', true), set_config('koers.limiet_adres', '', true);
 
--- The caller rows: one per transaction, and a call removes this backend's rows of earlier
--- transactions by the setting koers.vorige_beller, which the doors can set: a forged value
--- removes nothing of the running call, and one that is no number removes every earlier row.
+-- The caller rows: one per transaction. A call removes the row of this backend's previous call
+-- by the key the session setting koers.vorige_beller names; without a setting that is a number
+-- (the doors can set it), every earlier row of this backend, also one another backend with the
+-- same pid left; and never its own.
 insert into app_hidden.bellers (pid, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
-values (pg_backend_pid(), pg_current_xact_id(), now() - interval '1 hour', '', false, gen_random_uuid(), 'rest', '', '{}');
-select set_config('koers.vorige_beller', (extract(epoch from now()) * 1000000)::bigint::text, false);
-select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call with the setting naming its own transaction');
-select is((select array_agg(b.sinds = now() order by b.sinds) from app_hidden.bellers b where b.pid = pg_backend_pid()),
-  array[false, true], 'keeps its own row, and leaves an earlier row the setting does not name');
+values (pg_backend_pid(), pg_current_xact_id(), now() - interval '1 hour', '', false, gen_random_uuid(), 'rest', '', '{}'),
+       (pg_backend_pid(), pg_current_xact_id(), now() - interval '2 hours', '', false, gen_random_uuid(), 'rest', '', '{}');
+select set_config('koers.vorige_beller', (extract(epoch from now() - interval '1 hour') * 1000000)::bigint::text, false);
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call after the one the setting names');
+select is((select array_agg(now() - b.sinds order by b.sinds) from app_hidden.bellers b where b.pid = pg_backend_pid()),
+  array[interval '2 hours', interval '0'], 'removes that call''s row, leaves an older one and keeps its own');
+select is(current_setting('koers.vorige_beller'), (extract(epoch from now()) * 1000000)::bigint::text,
+  'and names its own for the next call');
 select set_config('koers.vorige_beller', 'geen getal', false);
-select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{body,organisatie,org_id}', :'alfa', 'a setting that is no number');
-select is((select array_agg(b.sinds = now()) from app_hidden.bellers b where b.pid = pg_backend_pid()),
-  array[true], 'removes every earlier row of this backend, and keeps the running call''s');
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{body,organisatie,org_id}', :'alfa', 'a call with a setting that is no number');
+select is((select array_agg(now() - b.sinds) from app_hidden.bellers b where b.pid = pg_backend_pid()),
+  array[interval '0'], 'removes every earlier row of its backend, and keeps its own');
 
 -- Retention trims the logs by age, in batches.
 select set_config('koers.nu', '2027-06-01T00:00:00Z', true);

@@ -46,7 +46,9 @@ begin
 end
 $$;
 
--- What one render of the task costs, as the door in a call.
+-- What one render of the task costs, as the door in a call. A call first: the session's first call
+-- also clears the backend's earlier caller rows (app_hidden.beller_vorige), a read more.
+select app_hidden.handelen_namens(:'org', :'mt', 'rest') is not null as gedaan \gset
 create temp table render as select pg_temp.kosten(format($$
   select app_hidden.handelen_namens(%L, %L, 'rest');
   set local role koers_door;
