@@ -319,8 +319,8 @@ try {
     };
     const cpuOf = new Map<string, { door: number; bare: number }>();
     // 1c. The floor: the least a call can cost while its rules hold. The statements every admitted
-    // call must run (the credential, the rate-limit count, the caller row the policies trust with
-    // the previous call's removed, the call-log row) and the bare query, in one PL/pgSQL function on the same tables as the door,
+    // call must run (the credential, the rate-limit count, the caller row the policies trust, the
+    // call-log row) and the bare query, in one PL/pgSQL function on the same tables as the door,
     // with no checks, no refusals, no RLS and no error handling; its reads' commit not waited for,
     // as the door's reads. What the door costs beyond the floor is the machinery's own.
     // Measured in the rounds of wie_ben_ik, interleaved with its door and bare calls.
@@ -344,17 +344,14 @@ try {
             returning t.wie, t.aantal)
           select m.aantal + coalesce((select sum(x.aantal) from app_private.tempo x
                                       where x.wie = m.wie and x.tot = einde and x.pid <> pg_backend_pid()), 0) into geteld from mijn m;
-          with weg as (delete from app_hidden.bellers b
-                       where b.pid = pg_backend_pid() and b.sinds = app_hidden.beller_vorige() and b.sinds < now())
-          insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
-                                               operatie, secties, parameters, status, verzoek_id)
-          values (pg_backend_pid(), pg_current_xact_id(), now(), k.org_id || '/' || id, true, id, k.org_id, k.user_id, k.rol,
-                  k.sleutel_id, 'rest', 'wie_ben_ik', '{}', '{}', 200, 'vloer')
-          on conflict (pid, sinds) do update set xid = excluded.xid, wijzer = excluded.wijzer,
+          insert into app_hidden.bellers as b (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id,
+                                               door, operatie, secties, parameters, status, verzoek_id)
+          values (pg_backend_pid(), app_hidden.beller_vak(), pg_current_xact_id(), now(), k.org_id || '/' || id, true, id, k.org_id,
+                  k.user_id, k.rol, k.sleutel_id, 'rest', 'wie_ben_ik', '{}', '{}', 200, 'vloer')
+          on conflict (pid, vak) do update set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer,
             toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id,
             rol = excluded.rol, sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie,
             secties = excluded.secties, parameters = excluded.parameters, status = excluded.status, verzoek_id = excluded.verzoek_id;
-          perform set_config('koers.vorige_beller', app_hidden.beller_sinds(), false);
           ${query};
           insert into app_private.aanroepen (org_id, id, xid, tijdstip, door, operatie, user_id, rol, sleutel_id, parameters, status,
                                              duur_ms, verzoek_id)

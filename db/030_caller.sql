@@ -6,20 +6,24 @@
 -- setting impersonates nobody. Every helper that answers about an organisation answers only
 -- about the caller's: nothing is trusted because of a database role's name.
 
--- The caller of the running transaction: one row per transaction of a backend that makes a call,
--- found by the backend and the transaction's start (pid, sinds), and removed by the backend's next
--- call (app_hidden.beller_vorige). Not data: it means nothing after its transaction, so it is
--- made anew with the code (a table of db/, not of migrations/). Logged all the same: the
--- policies read it (mijn_org, below), and a hot standby can plan a query on a logged table only.
--- Only security-definer functions write it.
--- A row per transaction, not one per backend updated by every call: while any transaction holds
--- back the horizon (a long warehouse query, a backup), no old version of a row can be pruned, and
--- a look-up of a row updated by every call reads every version made since. A call reads its
--- caller row about twenty times (each policy, each fence), so one transaction held open for two
--- minutes made a door call ten to seventeen times as expensive. A look-up by the whole key finds
--- the one version of this transaction's row, however many rows of earlier calls wait for vacuum.
+-- The caller of the running transaction, in the row of its backend for the tenth of a second in
+-- which the transaction began (pid, vak: app_hidden.beller_vak), which every call of that backend
+-- in that tenth updates; the backend's first call of a later tenth makes a new row and removes
+-- the one before it (app_hidden.beller_vorige). Not data: it means nothing after its
+-- transaction, so it is made anew with the code (a table of db/, not of migrations/). Logged all
+-- the same: the policies read it (mijn_org, below), and a hot standby can plan a query on a
+-- logged table only. Only security-definer functions write it.
+-- A row per tenth of a second, not one per backend for good: while any transaction holds back the
+-- horizon (a long warehouse query, a backup), no old version of a row can be pruned, and a
+-- look-up of a row updated by every call reads every version made since. A call reads its caller
+-- row about twenty times (each policy, each fence), so one transaction held open for two minutes
+-- made a door call ten to seventeen times as expensive. Now a look-up reads the versions of one
+-- tenth of a second at most. Not a row per call either: that made every call an insert and a
+-- delete, and between two runs of vacuum the caller table and its index grew by every call (about
+-- 100 us more per call on the benchmark's data).
 create table app_hidden.bellers (
   pid integer not null,     -- the backend
+  vak timestamptz not null, -- the tenth of a second its transaction began in (app_hidden.beller_vak)
   xid xid8 not null,        -- its transaction (for its call-log row)
   sinds timestamptz not null,  -- when its transaction began: the row counts in that transaction only
   wijzer text not null,     -- the value koers.aanroep has while this call runs
@@ -43,8 +47,8 @@ create table app_hidden.bellers (
   status integer,
   fout_code text,
   verzoek_id text,
-  primary key (pid, sinds)
-);
+  primary key (pid, vak)
+) with (fillfactor = 50);
 revoke all on app_hidden.bellers from public;
 grant select, insert, update, delete on app_hidden.bellers to koers_definer;
 
@@ -59,10 +63,17 @@ grant select, insert, update, delete on app_hidden.bellers to koers_definer;
 -- warehouse session (db/930_warehouse.sql) has no call: the readers below ask
 -- app_hidden.beller_warehouse() when this finds no caller; so on a hot standby, where no call
 -- exists.
+-- The tenth of a second in which this transaction began: with the backend, the key of its caller
+-- row. An expression, inlined where it is used, and cheap: every policy's look-up of the caller
+-- works it out (one function on now(); as a number of tenths since 1970 it took four, and made a
+-- call by task number about 50 us dearer than a look-up by the backend alone).
+create function app_hidden.beller_vak() returns timestamptz
+language sql stable as $$ select date_bin('100 milliseconds', now(), timestamptz '2000-01-01 00:00:00+00') $$;
+
 create view app_hidden.beller_nu as
   select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties, b.verborgen
   from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.sinds = now() and b.toegelaten
+  where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak() and b.sinds = now() and b.toegelaten
     and b.wijzer = current_setting('koers.aanroep', true);
 revoke all on app_hidden.beller_nu from public;
 grant select on app_hidden.beller_nu to koers_door, koers_definer;
@@ -439,24 +450,24 @@ language sql stable as $$
   where sl.hash = _sleutel
 $$;
 
--- When this backend's previous call began, so that the call after it removes its caller row by
--- the whole key: the session setting koers.vorige_beller holds it, in microseconds since 1970,
--- set by every call (app_hidden.aanroep_begin, beller_zetten). A look-up of "the newest earlier
--- row" instead was planned as a scan of all the backend's rows when the table looked small, and
--- that reads every version waiting for vacuum. Null without the setting (the session's first
--- call), or with a setting that is no number (the doors can set it; a forged value only removes
--- one of the session's own earlier rows, or leaves one behind): then the call removes every
--- earlier row of its pid, also those a backend before it with the same pid left. An expression,
--- inlined where it is used.
+-- The tenth of a second of this backend's caller row before the one of the running transaction,
+-- so that the call that makes a new row removes the one before it by its whole key: the session
+-- setting koers.vorige_beller holds it in microseconds since 1970 (app_hidden.beller_vak_tekst),
+-- set whenever a call makes a row (app_hidden.aanroep_begin, beller_zetten). A look-up of "the newest earlier row" instead was planned as a scan of all the
+-- backend's rows when the table looked small, and that reads every version waiting for vacuum.
+-- Null without the setting (the session's first row), or with a setting that is no number (the
+-- doors can set it; a forged value only removes one of the session's own earlier rows, or leaves
+-- one behind): then every earlier row of the pid goes, also those a backend before it with the
+-- same pid left. An expression, inlined where it is used.
 create function app_hidden.beller_vorige() returns timestamptz
 language sql stable as $$
   select case when current_setting('koers.vorige_beller', true) ~ '^[0-9]{1,18}$'
               then 'epoch'::timestamptz + current_setting('koers.vorige_beller', true)::bigint * interval '1 microsecond' end
 $$;
 
--- The value of koers.vorige_beller for the running transaction.
-create function app_hidden.beller_sinds() returns text
-language sql stable as $$ select (extract(epoch from now()) * 1000000)::bigint::text $$;
+-- The running transaction's tenth of a second as koers.vorige_beller holds it.
+create function app_hidden.beller_vak_tekst() returns text
+language sql stable as $$ select (date_part('epoch', app_hidden.beller_vak()) * 1000000)::bigint::text $$;
 
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
 -- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with
@@ -469,24 +480,26 @@ declare
   id uuid := gen_random_uuid();
   w text := coalesce(_org::text, '') || '/' || id;
 begin
-  -- This transaction's row; a second call in the same transaction takes it over. The row of this
-  -- backend's previous call goes (app_hidden.beller_vorige), as in aanroep_begin.
+  -- The backend's row of this tenth of a second, made by its first call in it, which removes the
+  -- row before it (app_hidden.beller_vorige); as in aanroep_begin.
   with weg as (delete from app_hidden.bellers b
-               where b.pid = pg_backend_pid() and b.sinds = app_hidden.beller_vorige() and b.sinds < now())
-  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
-                                       operatie, secties, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol, _sleutel, _door, _operatie,
-          _secties, _parameters, _status, _fout_code, _verzoek_id)
-  on conflict (pid, sinds) do update
-    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
-        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
-        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = null,
-        parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
+               where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vorige() and b.vak < app_hidden.beller_vak())
+  insert into app_hidden.bellers as b (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id,
+                                       door, operatie, secties, parameters, status, fout_code, verzoek_id)
+  values (pg_backend_pid(), app_hidden.beller_vak(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol,
+          _sleutel, _door, _operatie, _secties, _parameters, _status, _fout_code, _verzoek_id)
+  on conflict (pid, vak) do update
+    set xid = excluded.xid, sinds = excluded.sinds, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten,
+        aanroep_id = excluded.aanroep_id, org = excluded.org, user_id = excluded.user_id, rol = excluded.rol,
+        sleutel_id = excluded.sleutel_id, door = excluded.door, operatie = excluded.operatie, secties = excluded.secties,
+        verborgen = null, parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
         verzoek_id = excluded.verzoek_id;
-  if app_hidden.beller_vorige() is null then
-    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds < now();
+  if app_hidden.beller_vorige() is distinct from app_hidden.beller_vak() then
+    if app_hidden.beller_vorige() is null then
+      delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.vak < app_hidden.beller_vak();
+    end if;
+    perform set_config('koers.vorige_beller', app_hidden.beller_vak_tekst(), false);
   end if;
-  perform set_config('koers.vorige_beller', app_hidden.beller_sinds(), false);
   if _toegelaten then
     perform set_config('koers.aanroep', w, true);
   end if;

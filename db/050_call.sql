@@ -194,31 +194,34 @@ begin
   else
     bewaard := coalesce(app_hidden.redigeren(invoer, 16384), '{}');
   end if;
-  -- The caller row: a row of this transaction (app_hidden.bellers says why not one per backend),
-  -- taking over the row of a call before it in the same transaction; the row of this backend's
-  -- previous call goes in the same statement, by its whole key (app_hidden.beller_vorige).
+  -- The caller row: the backend's row of this tenth of a second (app_hidden.bellers), updated: a
+  -- plain write, where an upsert would first probe the key, then lock the row. The first call in
+  -- a tenth makes the row (blank, not admitted) and removes the one before it by its whole key
+  -- (app_hidden.beller_vorige).
   aanroep_id := gen_random_uuid();
-  wijzer := coalesce(k.org_id::text, '') || '/' || aanroep_id;
-  with weg as (delete from app_hidden.bellers b
-               where b.pid = pg_backend_pid() and b.sinds = app_hidden.beller_vorige() and b.sinds < now())
-  insert into app_hidden.bellers as b (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id, door,
-                                       operatie, secties, verborgen, parameters, status, fout_code, verzoek_id)
-  values (pg_backend_pid(), pg_current_xact_id(), now(), wijzer, weigering is null, aanroep_id, k.org_id, k.user_id, k.rol,
-          k.sleutel_id, _door, aanroep_begin.operatie,
-          case when weigering is null then coalesce(k.secties_rol, '{}') end,
-          case when weigering is null and app_hidden.leest_projecten(_operatie)
-               then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
-          bewaard, aanroep_begin.status, weigering, _verzoek_id)
-  on conflict (pid, sinds) do update
-    set xid = excluded.xid, wijzer = excluded.wijzer, toegelaten = excluded.toegelaten, aanroep_id = excluded.aanroep_id,
-        org = excluded.org, user_id = excluded.user_id, rol = excluded.rol, sleutel_id = excluded.sleutel_id,
-        door = excluded.door, operatie = excluded.operatie, secties = excluded.secties, verborgen = excluded.verborgen,
-        parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
-        verzoek_id = excluded.verzoek_id;
-  if app_hidden.beller_vorige() is null then
-    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.sinds < now();
-  end if;
-  bericht := set_config('koers.vorige_beller', app_hidden.beller_sinds(), false);
+  loop
+    update app_hidden.bellers b
+    set xid = pg_current_xact_id(), sinds = now(), wijzer = coalesce(k.org_id::text, '') || '/' || aanroep_begin.aanroep_id,
+        toegelaten = weigering is null,
+        aanroep_id = aanroep_begin.aanroep_id, org = k.org_id, user_id = k.user_id, rol = k.rol, sleutel_id = k.sleutel_id,
+        door = _door, operatie = aanroep_begin.operatie,
+        secties = case when weigering is null then coalesce(k.secties_rol, '{}') end,
+        verborgen = case when weigering is null and app_hidden.leest_projecten(_operatie)
+                         then app_hidden.verborgen_projecten_van(k.org_id, k.user_id) end,
+        parameters = bewaard, status = aanroep_begin.status, fout_code = weigering, verzoek_id = _verzoek_id
+    where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak()
+    returning b.wijzer into wijzer;
+    exit when found;
+    with weg as (delete from app_hidden.bellers b
+                 where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vorige() and b.vak < app_hidden.beller_vak())
+    insert into app_hidden.bellers (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
+    values (pg_backend_pid(), app_hidden.beller_vak(), pg_current_xact_id(), now(), '', false, aanroep_id, _door, '', '{}')
+    on conflict (pid, vak) do nothing;
+    if app_hidden.beller_vorige() is null then
+      delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.vak < app_hidden.beller_vak();
+    end if;
+    bericht := set_config('koers.vorige_beller', app_hidden.beller_vak_tekst(), false);
+  end loop;
 
   if weigering is null then
     if not schrijft or (twee_stappen and invoer ->> 'bevestigcode' is null) then
@@ -249,13 +252,15 @@ begin
          case when b.toegelaten then app_hidden.redigeren(_fout_detail) end, duur, b.verzoek_id,
          case when b.toegelaten then _pogingen end
   from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.sinds = now() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is not null
+  where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak() and b.sinds = now() and b.xid = pg_current_xact_id()
+    and b.aanroep_id = _aanroep_id and b.org is not null
     and not exists (select 1 from app_private.aanroepen a where a.org_id = b.org and a.id = b.aanroep_id);
   if found then return true; end if;
   insert into app_private.aanroepen_zonder_org (id, tijdstip, door, operatie, parameters, status, fout_code, duur_ms, verzoek_id)
   select b.aanroep_id, _begonnen, b.door, b.operatie, b.parameters, b.status, b.fout_code, duur, b.verzoek_id
   from app_hidden.bellers b
-  where b.pid = pg_backend_pid() and b.sinds = now() and b.xid = pg_current_xact_id() and b.aanroep_id = _aanroep_id and b.org is null
+  where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak() and b.sinds = now() and b.xid = pg_current_xact_id()
+    and b.aanroep_id = _aanroep_id and b.org is null
   on conflict do nothing;
   return found;
 end

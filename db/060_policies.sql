@@ -118,7 +118,8 @@ $$;
 create function app_hidden.tg__verborgen_vergeten() returns trigger
 language plpgsql volatile security definer set search_path = '' as $$
 begin
-  update app_hidden.bellers b set verborgen = null where b.pid = pg_backend_pid() and b.sinds = now() and b.verborgen is not null;
+  update app_hidden.bellers b set verborgen = null
+  where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak() and b.sinds = now() and b.verborgen is not null;
   return null;
 end
 $$;

@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(68);
+select plan(70);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -175,8 +175,8 @@ select throws_ok($$ select b.parameters, b.status, b.fout_code from app_hidden.b
 reset role;
 -- The policies read the current caller themselves (app_hidden.beller_nu, through mijn_org, inlined):
 -- another backend's row, even admitted and named by the setting, is nobody's caller here.
-insert into app_hidden.bellers (pid, xid, sinds, wijzer, toegelaten, aanroep_id, org, door, operatie, parameters)
-values (-1, pg_current_xact_id(), now(), 'elders', true, gen_random_uuid(), :'beta', 'rest', 'team', '{}');
+insert into app_hidden.bellers (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, org, door, operatie, parameters)
+values (-1, app_hidden.beller_vak(), pg_current_xact_id(), now(), 'elders', true, gen_random_uuid(), :'beta', 'rest', 'team', '{}');
 select set_config('koers.aanroep', 'elders', true);
 set local role koers_door;
 select is((select count(*)::int from app_hidden.beller_nu), 0, 'another backend''s caller row is nobody''s caller here');
@@ -200,23 +200,28 @@ select is((pg_temp.roep('wie_ben_ik', '{}') -> 'tempo') - 't',
 select is(pg_temp.roep('wie_ben_ik', '{}') #>> '{body,fout,code}', 'te_veel_verzoeken', 'and is refused past it');
 select set_config('koers.limiet', '', true), set_config('koers.limiet_adres', '', true);
 
--- The caller rows: one per transaction. A call removes the row of this backend's previous call
--- by the key the session setting koers.vorige_beller names; without a setting that is a number
--- (the doors can set it), every earlier row of this backend, also one another backend with the
--- same pid left; and never its own.
-insert into app_hidden.bellers (pid, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
-values (pg_backend_pid(), pg_current_xact_id(), now() - interval '1 hour', '', false, gen_random_uuid(), 'rest', '', '{}'),
-       (pg_backend_pid(), pg_current_xact_id(), now() - interval '2 hours', '', false, gen_random_uuid(), 'rest', '', '{}');
-select set_config('koers.vorige_beller', (extract(epoch from now() - interval '1 hour') * 1000000)::bigint::text, false);
-select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call after the one the setting names');
-select is((select array_agg(now() - b.sinds order by b.sinds) from app_hidden.bellers b where b.pid = pg_backend_pid()),
-  array[interval '2 hours', interval '0'], 'removes that call''s row, leaves an older one and keeps its own');
-select is(current_setting('koers.vorige_beller'), (extract(epoch from now()) * 1000000)::bigint::text,
-  'and names its own for the next call');
+-- The caller rows: a backend's row per tenth of a second (app_hidden.beller_vak). The call that
+-- makes one removes the one before it, which the session setting koers.vorige_beller names;
+-- without a setting that is a number (the doors can set it), every earlier row of the backend,
+-- also one another backend with the same pid left.
+delete from app_hidden.bellers b where b.pid = pg_backend_pid();
+insert into app_hidden.bellers (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
+values (pg_backend_pid(), app_hidden.beller_vak() - interval '1 second', pg_current_xact_id(), now() - interval '1 second', '', false,
+        gen_random_uuid(), 'rest', '', '{}'),
+       (pg_backend_pid(), app_hidden.beller_vak() - interval '2 seconds', pg_current_xact_id(), now() - interval '2 seconds', '', false,
+        gen_random_uuid(), 'rest', '', '{}');
+select set_config('koers.vorige_beller', (date_part('epoch', app_hidden.beller_vak() - interval '1 second') * 1000000)::bigint::text, false);
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call in a new tenth of a second');
+select is((select array_agg(app_hidden.beller_vak() - b.vak order by b.vak) from app_hidden.bellers b where b.pid = pg_backend_pid()),
+  array[interval '2 seconds', interval '0'], 'makes its row and removes the one the setting names, not an older one');
+select is(current_setting('koers.vorige_beller'), app_hidden.beller_vak_tekst(), 'and names its own for the next');
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{body,organisatie,org_id}', :'alfa', 'a call in the same tenth');
+select is((select count(*)::int from app_hidden.bellers b where b.pid = pg_backend_pid()), 2, 'updates that row');
+delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak();
 select set_config('koers.vorige_beller', 'geen getal', false);
-select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{body,organisatie,org_id}', :'alfa', 'a call with a setting that is no number');
-select is((select array_agg(now() - b.sinds) from app_hidden.bellers b where b.pid = pg_backend_pid()),
-  array[interval '0'], 'removes every earlier row of its backend, and keeps its own');
+select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call with a setting that is no number');
+select is((select array_agg(app_hidden.beller_vak() - b.vak) from app_hidden.bellers b where b.pid = pg_backend_pid()),
+  array[interval '0'], 'removes every earlier row of its backend');
 
 -- Retention trims the logs by age, in batches.
 select set_config('koers.nu', '2027-06-01T00:00:00Z', true);
