@@ -52,6 +52,13 @@ create table app_hidden.bellers (
 revoke all on app_hidden.bellers from public;
 grant select, insert, update, delete on app_hidden.bellers to koers_definer;
 
+-- The tenth of a second in which this transaction began: with the backend, the key of its caller
+-- row. An expression, inlined where it is used, and cheap: every policy's look-up of the caller
+-- works it out (one function on now(); as a number of tenths since 1970 it took four, and made a
+-- call by task number about 50 us dearer than a look-up by the backend alone).
+create function app_hidden.beller_vak() returns timestamptz
+language sql stable as $$ select date_bin('100 milliseconds', now(), timestamptz '2000-01-01 00:00:00+00') $$;
+
 -- The caller of this backend's running transaction: the one place a caller is resolved. Only the
 -- row of this backend (pid), written in this transaction (the transaction's start, now(), which
 -- unlike its id a parallel worker may read too), admitted, and named by the setting koers.aanroep
@@ -63,13 +70,6 @@ grant select, insert, update, delete on app_hidden.bellers to koers_definer;
 -- warehouse session (db/930_warehouse.sql) has no call: the readers below ask
 -- app_hidden.beller_warehouse() when this finds no caller; so on a hot standby, where no call
 -- exists.
--- The tenth of a second in which this transaction began: with the backend, the key of its caller
--- row. An expression, inlined where it is used, and cheap: every policy's look-up of the caller
--- works it out (one function on now(); as a number of tenths since 1970 it took four, and made a
--- call by task number about 50 us dearer than a look-up by the backend alone).
-create function app_hidden.beller_vak() returns timestamptz
-language sql stable as $$ select date_bin('100 milliseconds', now(), timestamptz '2000-01-01 00:00:00+00') $$;
-
 create view app_hidden.beller_nu as
   select b.aanroep_id, b.org, b.user_id, b.rol, b.sleutel_id, b.door, b.operatie, b.secties, b.verborgen
   from app_hidden.bellers b
@@ -453,8 +453,9 @@ $$;
 -- The tenth of a second of this backend's caller row before the one of the running transaction,
 -- so that the call that makes a new row removes the one before it by its whole key: the session
 -- setting koers.vorige_beller holds it in microseconds since 1970 (app_hidden.beller_vak_tekst),
--- set whenever a call makes a row (app_hidden.aanroep_begin, beller_zetten). A look-up of "the newest earlier row" instead was planned as a scan of all the
--- backend's rows when the table looked small, and that reads every version waiting for vacuum.
+-- set whenever a call makes a row (app_hidden.aanroep_begin, beller_zetten). A look-up of "the
+-- newest earlier row" instead was planned as a scan of all the backend's rows when the table
+-- looked small, and that reads every version waiting for vacuum.
 -- Null without the setting (the session's first row), or with a setting that is no number (the
 -- doors can set it; a forged value only removes one of the session's own earlier rows, or leaves
 -- one behind): then every earlier row of the pid goes, also those a backend before it with the
