@@ -453,7 +453,7 @@ $$;
 -- The tenth of a second of this backend's caller row before the one of the running transaction,
 -- so that the call that makes a new row removes the one before it by its whole key: the session
 -- setting koers.vorige_beller holds it in microseconds since 1970 (app_hidden.beller_vak_tekst),
--- set whenever a call makes a row (app_hidden.aanroep_begin, beller_zetten). A look-up of "the
+-- set whenever a call makes a row (app_hidden.bellers_vorige_weg). A look-up of "the
 -- newest earlier row" instead was planned as a scan of all the backend's rows when the table
 -- looked small, and that reads every version waiting for vacuum.
 -- Null without the setting (the session's first row), or with a setting that is no number (the
@@ -470,6 +470,22 @@ $$;
 create function app_hidden.beller_vak_tekst() returns text
 language sql stable as $$ select (date_part('epoch', app_hidden.beller_vak()) * 1000000)::bigint::text $$;
 
+-- Run by the call that made this backend's caller row of a new tenth of a second (aanroep_begin,
+-- beller_zetten): the row before it goes, by its whole key, or without one every earlier row of
+-- the pid, and the new tenth is remembered for the next.
+create function app_hidden.bellers_vorige_weg() returns void
+language plpgsql volatile set search_path = '' as $$
+begin
+  if app_hidden.beller_vorige() is null then
+    delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.vak < app_hidden.beller_vak();
+  else
+    delete from app_hidden.bellers b
+    where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vorige() and b.vak < app_hidden.beller_vak();
+  end if;
+  perform set_config('koers.vorige_beller', app_hidden.beller_vak_tekst(), false);
+end
+$$;
+
 -- Makes the caller of this transaction: this backend's row, and koers.aanroep pointing at it.
 -- For handelen_namens (aanroep_begin writes the same row in its own statement), which run it with
 -- their rights: the door itself cannot read or write the table.
@@ -482,9 +498,7 @@ declare
   w text := coalesce(_org::text, '') || '/' || id;
 begin
   -- The backend's row of this tenth of a second, made by its first call in it, which removes the
-  -- row before it (app_hidden.beller_vorige); as in aanroep_begin.
-  with weg as (delete from app_hidden.bellers b
-               where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vorige() and b.vak < app_hidden.beller_vak())
+  -- row before it (app_hidden.bellers_vorige_weg); as in aanroep_begin.
   insert into app_hidden.bellers as b (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, org, user_id, rol, sleutel_id,
                                        door, operatie, secties, parameters, status, fout_code, verzoek_id)
   values (pg_backend_pid(), app_hidden.beller_vak(), pg_current_xact_id(), now(), w, _toegelaten, id, _org, _user, _rol,
@@ -496,10 +510,7 @@ begin
         verborgen = null, parameters = excluded.parameters, status = excluded.status, fout_code = excluded.fout_code,
         verzoek_id = excluded.verzoek_id;
   if app_hidden.beller_vorige() is distinct from app_hidden.beller_vak() then
-    if app_hidden.beller_vorige() is null then
-      delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.vak < app_hidden.beller_vak();
-    end if;
-    perform set_config('koers.vorige_beller', app_hidden.beller_vak_tekst(), false);
+    perform app_hidden.bellers_vorige_weg();
   end if;
   if _toegelaten then
     perform set_config('koers.aanroep', w, true);

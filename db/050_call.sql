@@ -197,7 +197,7 @@ begin
   -- The caller row: the backend's row of this tenth of a second (app_hidden.bellers), updated: a
   -- plain write, where an upsert would first probe the key, then lock the row. The first call in
   -- a tenth makes the row (blank, not admitted) and removes the one before it by its whole key
-  -- (app_hidden.beller_vorige).
+  -- (app_hidden.bellers_vorige_weg).
   aanroep_id := gen_random_uuid();
   loop
     update app_hidden.bellers b
@@ -212,15 +212,10 @@ begin
     where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vak()
     returning b.wijzer into wijzer;
     exit when found;
-    with weg as (delete from app_hidden.bellers b
-                 where b.pid = pg_backend_pid() and b.vak = app_hidden.beller_vorige() and b.vak < app_hidden.beller_vak())
     insert into app_hidden.bellers (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
     values (pg_backend_pid(), app_hidden.beller_vak(), pg_current_xact_id(), now(), '', false, aanroep_id, _door, '', '{}')
     on conflict (pid, vak) do nothing;
-    if app_hidden.beller_vorige() is null then
-      delete from app_hidden.bellers b where b.pid = pg_backend_pid() and b.vak < app_hidden.beller_vak();
-    end if;
-    bericht := set_config('koers.vorige_beller', app_hidden.beller_vak_tekst(), false);
+    perform app_hidden.bellers_vorige_weg();
   end loop;
 
   if weigering is null then
