@@ -221,13 +221,15 @@ $$;
 -- Retention: what would grow forever is trimmed by a worker job (src/tasks/), in batches of
 -- _batch rows per table so no statement holds locks for long. Returns the rows removed per
 -- table; the job repeats until every count is below _batch. Confirmation codes go one day
--- after they expire (a late second call still hears "verlopen").
+-- after they expire (a late second call still hears "verlopen"). The caller rows of backends
+-- that have ended go too (app_hidden.bellers): a backend removes its own earlier rows, but its
+-- last one stays when it ends, with what its last call's log row says of the input.
 create function beheer.bewaartermijnen_toepassen(_log_dagen integer, _zonder_org_dagen integer,
                                                  _audit_dagen integer, _batch integer default 5000)
 returns jsonb language plpgsql volatile set search_path = '' as $$
 declare
   nu timestamptz := app_hidden.nu();
-  log_weg integer; zonder_org_weg integer; audit_weg integer; codes_weg integer;
+  log_weg integer; zonder_org_weg integer; audit_weg integer; codes_weg integer; bellers_weg integer;
 begin
   delete from app_private.aanroepen a where a.ctid = any (array(
     select x.ctid from app_private.aanroepen x where x.tijdstip < nu - make_interval(days => _log_dagen) limit _batch));
@@ -241,8 +243,14 @@ begin
   delete from app_private.bevestigcodes b where b.ctid = any (array(
     select x.ctid from app_private.bevestigcodes x where x.geldig_tot < nu - interval '1 day' limit _batch));
   get diagnostics codes_weg = row_count;
+  -- A backend's pid is in pg_stat_activity from its start to its end, whatever its database and
+  -- role: a row whose pid is not there belongs to no running call.
+  delete from app_hidden.bellers b where b.ctid = any (array(
+    select x.ctid from app_hidden.bellers x
+    where not exists (select 1 from pg_catalog.pg_stat_activity a where a.pid = x.pid) limit _batch));
+  get diagnostics bellers_weg = row_count;
   return jsonb_build_object('aanroepen', log_weg, 'aanroepen_zonder_org', zonder_org_weg,
-                            'audit_log', audit_weg, 'bevestigcodes', codes_weg);
+                            'audit_log', audit_weg, 'bevestigcodes', codes_weg, 'bellers', bellers_weg);
 end
 $$;
 

@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(70);
+select plan(72);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -237,6 +237,15 @@ select ok((select every(((beheer.bewaartermijnen_toepassen(400, 30, 400, 1000)) 
   'repeated runs go on');
 select is((select count(*)::int from app_private.aanroepen) + (select count(*)::int from app.audit_log), 0,
   'until everything older than 400 days is gone');
+
+-- and removes the caller rows of backends that have ended (no such pid runs: pids stay below
+-- 2^22), not those of backends that run.
+insert into app_hidden.bellers (pid, vak, xid, sinds, wijzer, toegelaten, aanroep_id, door, operatie, parameters)
+values (2147483000, app_hidden.beller_vak(), pg_current_xact_id(), now(), '', true, gen_random_uuid(), 'rest', 'taken',
+        '{"omschrijving": "van een beeindigde verbinding"}');
+select cmp_ok((beheer.bewaartermijnen_toepassen(400, 30, 400, 1000) ->> 'bellers')::int, '>=', 1, 'counted as removed');
+select is((select array[count(*) filter (where b.pid = 2147483000), count(*) filter (where b.pid = pg_backend_pid())]::int[]
+           from app_hidden.bellers b), array[0, 1], 'the caller row of the ended backend is gone, that of the running one stays');
 
 select * from finish();
 rollback;

@@ -75,7 +75,29 @@ describe("secrets in the call log", () => {
 describe("retention", () => {
   it("the worker's trim_logs job removes what is past its retention, in batches, and nothing newer; trim_webhook_log too", async () => {
     const pool = new pg.Pool({ connectionString: o.db.url, max: 1 });
+    const running = new pg.Client({ connectionString: o.db.url });
     try {
+      // A caller row left by a backend that has ended (its connection closed after a call), and
+      // one of a backend that still runs.
+      const callerRow = async (c: pg.Client) => {
+        await c.connect();
+        const { rows } = await c.query(`select pg_backend_pid() as pid, app_hidden.handelen_namens($1, $2, 'rest', 'team', '{}')`,
+                                       [o.w.org, o.w.members.eigenaar.user_id]);
+        return rows[0].pid as number;
+      };
+      const gone = new pg.Client({ connectionString: o.db.url });
+      const ended = await callerRow(gone);
+      await gone.end();
+      const alive = await callerRow(running);
+      const rowsOf = async (pid: number) =>
+        (await o.db.sql`select count(*)::int as n from app_hidden.bellers where pid = ${pid}`)[0]!.n as number;
+      // The ended backend may take a moment to leave pg_stat_activity after its connection closed.
+      for (let i = 0; i < 100; i++) {
+        const [{ n }] = await o.db.sql`select count(*)::int as n from pg_stat_activity where pid = ${ended}` as unknown as [{ n: number }];
+        if (n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual([await rowsOf(ended), await rowsOf(alive)], [1, 1]);
       await o.db.sql`update app_private.aanroepen set tijdstip = now() - interval '401 days'
                      where org_id = ${o.w.org} and operatie = 'team'`;
       await o.db.sql`update app_private.aanroepen_zonder_org set tijdstip = now() - interval '31 days'`;
@@ -91,11 +113,14 @@ describe("retention", () => {
         (select count(*)::int from app_private.aanroepen where tijdstip >= now() - interval '400 days') as recent,
         (select count(*)::int from app_private.aanroepen_zonder_org) as anonymous`;
       assert.deepEqual([after!.old, after!.recent, after!.anonymous], [0, before!.recent, 0]);
-      assert.match(lines.join("\n"), new RegExp(`removed ${before!.old} from aanroepen`));
+      assert.match(lines.join("\n"), new RegExp(`(removed |, )${before!.old} from aanroepen(,|$)`, "m"));
+      assert.match(lines.join("\n"), /(removed |, )[1-9]\d* from bellers(,|$)/m);
+      assert.deepEqual([await rowsOf(ended), await rowsOf(alive)], [0, 1], "the caller row of the ended backend is gone, not the other");
       await trimWebhookLog(30)(
         {}, { query: (q: string, v: unknown[]) => pool.query(q, v), logger: { info: (l: string) => lines.push(l) } } as never);
       assert.match(lines.at(-1)!, /^retention: removed \d+ from webhook_berichten, \d+ from webhook_afleveringen$/);
     } finally {
+      await running.end();
       await pool.end();
     }
   });

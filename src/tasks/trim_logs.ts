@@ -1,6 +1,7 @@
 // Hourly: retention. The organisation's call log, calls without an organisation, the audit log,
 // used or expired confirmation codes and the AI connection's expired sign-in rows are trimmed by
-// age, in batches, so the database does not grow forever and no statement holds locks for long.
+// age, and the caller rows of database backends that have ended are removed, in batches, so the
+// database does not grow forever and no statement holds locks for long.
 import type { Task } from "graphile-worker";
 import { trimInBatches } from "./batches.ts";
 
