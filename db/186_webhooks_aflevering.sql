@@ -209,14 +209,17 @@ begin
 end
 $$;
 
--- Retention of the delivery log: attempts older than _dagen days, and finished messages of
--- that age without attempts left, in batches of _batch rows.
+-- Retention of the delivery log: attempts older than _dagen days, finished messages of that age
+-- without attempts left, and events of that age that no message refers to (an event exists for
+-- the messages made from it when it was recorded; one no webhook wanted has none), in batches
+-- of _batch rows.
 create function beheer.webhook_log_inkorten(_dagen integer, _batch integer default 5000) returns jsonb
 language plpgsql volatile set search_path = '' as $$
 declare
   grens timestamptz := app_hidden.nu() - make_interval(days => _dagen);
   afleveringen_weg integer;
   berichten_weg integer;
+  gebeurtenissen_weg integer;
 begin
   delete from app_private.webhook_afleveringen a where a.ctid = any (array(
     select x.ctid from app_private.webhook_afleveringen x
@@ -228,6 +231,13 @@ begin
       and not exists (select 1 from app_private.webhook_afleveringen a where a.org_id = x.org_id and a.bericht_id = x.id)
     limit _batch));
   get diagnostics berichten_weg = row_count;
-  return jsonb_build_object('webhook_afleveringen', afleveringen_weg, 'webhook_berichten', berichten_weg);
+  delete from app.gebeurtenissen g where g.ctid = any (array(
+    select x.ctid from app.gebeurtenissen x
+    where x.tijdstip < grens
+      and not exists (select 1 from app_private.webhook_berichten b where b.org_id = x.org_id and b.gebeurtenis_id = x.id)
+    limit _batch));
+  get diagnostics gebeurtenissen_weg = row_count;
+  return jsonb_build_object('webhook_afleveringen', afleveringen_weg, 'webhook_berichten', berichten_weg,
+                            'gebeurtenissen', gebeurtenissen_weg);
 end
 $$;

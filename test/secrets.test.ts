@@ -118,7 +118,7 @@ describe("retention", () => {
       assert.deepEqual([await rowsOf(ended), await rowsOf(alive)], [0, 1], "the caller row of the ended backend is gone, not the other");
       await trimWebhookLog(30)(
         {}, { query: (q: string, v: unknown[]) => pool.query(q, v), logger: { info: (l: string) => lines.push(l) } } as never);
-      assert.match(lines.at(-1)!, /^retention: removed \d+ from webhook_berichten, \d+ from webhook_afleveringen$/);
+      assert.match(lines.at(-1)!, /^retention: removed \d+ from gebeurtenissen, \d+ from webhook_berichten, \d+ from webhook_afleveringen$/);
     } finally {
       await running.end();
       await pool.end();

@@ -166,15 +166,22 @@ describe("webhook retries under a moved clock", () => {
       return (await tx`select beheer.webhook_log_inkorten(30, 2) as r`)[0]!.r;
     });
     const count = async () => (await db.sql`select (select count(*) from app_private.webhook_afleveringen)::int as a,
-      (select count(*) from app_private.webhook_berichten)::int as b`)[0]!;
-    assert.deepEqual(await count(), { a: 21, b: 4 });
-    // Thirty days after the first message's sixth attempt: its first five attempts go, two at a time.
-    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 2, webhook_berichten: 0 });
-    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 2, webhook_berichten: 0 });
-    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 1, webhook_berichten: 0 });
-    assert.deepEqual(await count(), { a: 16, b: 4 });
-    // A year on, everything finished is gone: attempts first, then messages without attempts.
-    for (let i = 0; i < 10; i++) await trim(T0 + 365 * 86_400_000);
-    assert.deepEqual(await count(), { a: 0, b: 0 });
+      (select count(*) from app_private.webhook_berichten)::int as b, (select count(*) from app.gebeurtenissen)::int as g,
+      (select count(*) from app.gebeurtenissen g where not exists (select 1 from app_private.webhook_berichten b
+                                                                   where b.org_id = g.org_id and b.gebeurtenis_id = g.id))::int as los`)[0]!;
+    // Four events with a message each (taak.klaar, on the moved clock), four that no webhook
+    // wanted (taak.aangemaakt, made by the world on today's clock).
+    assert.deepEqual(await count(), { a: 21, b: 4, g: 8, los: 4 });
+    // Thirty days after the first message's sixth attempt: its first five attempts go, two at a
+    // time; the events of that age stay while their messages do.
+    const month = { webhook_berichten: 0, gebeurtenissen: 0 };
+    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 2, ...month });
+    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 2, ...month });
+    assert.deepEqual(await trim(T0 + 52_560_000 + 30 * 86_400_000 - 1), { webhook_afleveringen: 1, ...month });
+    assert.deepEqual(await count(), { a: 16, b: 4, g: 8, los: 4 });
+    // A year on, everything finished is gone: attempts first, then messages without attempts,
+    // then the events no message refers to.
+    for (let i = 0; i < 20; i++) await trim(T0 + 365 * 86_400_000);
+    assert.deepEqual(await count(), { a: 0, b: 0, g: 0, los: 0 });
   });
 });

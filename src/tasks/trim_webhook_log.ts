@@ -1,6 +1,6 @@
 // Hourly: the webhook delivery log is kept for a number of days (KOERS_RETENTION_WEBHOOK_DAYS,
-// default 30): older attempts, and finished messages without attempts left, are removed in
-// batches (batches.ts), like the other logs (trim_logs).
+// default 30): older attempts, finished messages without attempts left, and events that no
+// message refers to, are removed in batches (batches.ts), like the other logs (trim_logs).
 import type { Task } from "graphile-worker";
 import { trimInBatches } from "./batches.ts";
 
