@@ -37,8 +37,11 @@ begin
      where t.org_id = p.org_id and t.project_id = p.id and t.verwijderd_op is null
        and t.stand not in ('voltooid', 'vervallen'))::integer,
     coalesce((select sum(u.uren) from app.uren u where u.org_id = p.org_id and u.project_id = p.id), 0)
-    + coalesce((select sum(u.uren) from app.taken t join app.uren u on u.org_id = t.org_id and u.taak_id = t.id
-                where t.org_id = p.org_id and t.project_id = p.id and u.project_id is distinct from t.project_id), 0)
+    -- An hour booked on a task names no project (app.uren: one subject at most); the task's
+    -- stored sums hold its hours and its project (app_private.taak_sommen, counted before this
+    -- in every change of hours, and moved along with the task).
+    + coalesce((select sum(s.besteed_uren) from app_private.taak_sommen s
+                where s.org_id = p.org_id and s.project_id = p.id), 0)
   from app.projecten p
   where p.org_id = _org and p.id = any (_projecten)
   on conflict (org, project) do update

@@ -1,7 +1,9 @@
 -- What a task's other rows add to it, kept in the transaction of each change so the task
 -- definition (app_hidden.def_taken) looks nothing up per task: its booked hours (every
 -- member's) and its number of subtasks, in app_private.taak_sommen (a row only for a task that
--- has either). Its tag names are kept on the task itself (tag_namen, db/255_zoektekst.sql).
+-- has either), with the task's project, so a project's sums add up its tasks' hours from those
+-- rows (app_hidden.project_sommen_bijwerken). Its tag names are kept on the task itself
+-- (tag_namen, db/255_zoektekst.sql).
 
 -- Counts the hours and subtasks of the given tasks again. The tasks' rows are locked first (in
 -- key order, so two such statements never wait on each other crosswise), and only then counted,
@@ -13,14 +15,15 @@ create function app_hidden.taak_sommen_bijwerken(_org uuid, _taken uuid[]) retur
 language plpgsql volatile security definer set search_path = '' as $$
 begin
   perform 1 from app.taken t where t.org_id = _org and t.id = any (_taken) order by t.id for no key update;
-  insert into app_private.taak_sommen as s (org_id, taak_id, besteed_uren, subtaken)
+  insert into app_private.taak_sommen as s (org_id, taak_id, besteed_uren, subtaken, project_id)
   select t.org_id, t.id,
     coalesce((select sum(u.uren) from app.uren u where u.org_id = t.org_id and u.taak_id = t.id), 0),
-    (select count(*) from app.taken c where c.org_id = t.org_id and c.ouder_id = t.id)
+    (select count(*) from app.taken c where c.org_id = t.org_id and c.ouder_id = t.id),
+    t.project_id
   from app.taken t where t.org_id = _org and t.id = any (_taken)
   on conflict (org_id, taak_id) do update
-    set besteed_uren = excluded.besteed_uren, subtaken = excluded.subtaken
-    where (s.besteed_uren, s.subtaken) is distinct from (excluded.besteed_uren, excluded.subtaken);
+    set besteed_uren = excluded.besteed_uren, subtaken = excluded.subtaken, project_id = excluded.project_id
+    where (s.besteed_uren, s.subtaken, s.project_id) is distinct from (excluded.besteed_uren, excluded.subtaken, excluded.project_id);
 end
 $$;
 
@@ -29,22 +32,29 @@ $$;
 create function app_hidden.taak_sommen_opnieuw(_org uuid) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin
-  insert into app_private.taak_sommen as s (org_id, taak_id, besteed_uren, subtaken)
-  select x.org_id, x.taak_id, coalesce(sum(x.uren), 0), count(x.subtaak)
+  insert into app_private.taak_sommen as s (org_id, taak_id, besteed_uren, subtaken, project_id)
+  select x.org_id, x.taak_id, coalesce(sum(x.uren), 0), count(x.subtaak), t.project_id
   from (select u.org_id, u.taak_id, u.uren, null::integer as subtaak from app.uren u where u.org_id = _org and u.taak_id is not null
         union all
         select c.org_id, c.ouder_id, null, 1 from app.taken c where c.org_id = _org and c.ouder_id is not null) x
-  group by x.org_id, x.taak_id
-  on conflict (org_id, taak_id) do update set besteed_uren = excluded.besteed_uren, subtaken = excluded.subtaken;
+  join app.taken t on t.org_id = x.org_id and t.id = x.taak_id
+  group by x.org_id, x.taak_id, t.project_id
+  on conflict (org_id, taak_id) do update
+    set besteed_uren = excluded.besteed_uren, subtaken = excluded.subtaken, project_id = excluded.project_id;
 end
 $$;
 
 -- Every rock's and project's sums of an organisation counted again (tables of db/, made anew
 -- with the code): when db/ is applied (db/999_grants.sql), and for data written with the
 -- triggers off (the benchmarks' data sets, which also call app_hidden.taak_sommen_opnieuw).
+-- First the project each task's stored sums name, which the projects' hours add up: a row
+-- written by the code before migration 0030 while the migration ran has none.
 create function app_hidden.sommen_opnieuw(_org uuid) returns void
 language plpgsql volatile security definer set search_path = '' as $$
 begin
+  update app_private.taak_sommen s set project_id = t.project_id
+  from app.taken t
+  where s.org_id = _org and t.org_id = s.org_id and t.id = s.taak_id and s.project_id is distinct from t.project_id;
   perform app_hidden.prioriteit_sommen_bijwerken(_org, array(select p.id from app.prioriteiten p where p.org_id = _org));
   perform app_hidden.project_sommen_bijwerken(_org, array(select p.id from app.projecten p where p.org_id = _org));
 end
@@ -108,6 +118,11 @@ begin
     perform app_hidden.prioriteit_sommen_bijwerken(new.org_id,
       array(select distinct x from unnest(array[old.prioriteit_id, new.prioriteit_id]) x where x is not null));
   else
+    -- A task that moves takes its hours along: its stored sums name its new project first.
+    if old.project_id is distinct from new.project_id then
+      update app_private.taak_sommen s set project_id = new.project_id
+      where s.org_id = new.org_id and s.taak_id = new.id;
+    end if;
     perform app_hidden.project_sommen_bijwerken(new.org_id,
       array(select distinct x from unnest(array[old.project_id, new.project_id]) x where x is not null));
   end if;

@@ -4,7 +4,7 @@
 -- world adds a private project (its task only for those who work on it), a deleted task, hours
 -- of two members on one task, a completed priority and a second KPI.
 begin;
-select plan(93);
+select plan(95);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Definities BV') as org \gset
@@ -166,7 +166,8 @@ select ok((pg_temp.als(:'org', 'eigenaar', format($$select to_jsonb(count(*)) fr
           'and its projects'' sums');
 
 -- What def_taken reads from stored sums (tag names on the task, hours and subtasks beside it)
--- equals what a count over the rows gives, after every kind of change.
+-- equals what a count over the rows gives, after every kind of change; a task's stored sums name
+-- its project (what the project's sums add up).
 create function pg_temp.sommen_fout(_org uuid) returns bigint language sql as $$
   select count(*) from app.taken t
   left join app_private.taak_sommen s on s.org_id = t.org_id and s.taak_id = t.id
@@ -177,7 +178,8 @@ create function pg_temp.sommen_fout(_org uuid) returns bigint language sql as $$
           (select count(*)::integer from app.taken c where c.org_id = t.org_id and c.ouder_id = t.id),
           coalesce((select jsonb_agg(g.naam order by lower(g.naam)) from app.taak_tags tt
                     join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id
-                    where tt.org_id = t.org_id and tt.taak_id = t.id), '[]')))
+                    where tt.org_id = t.org_id and tt.taak_id = t.id), '[]'))
+         or s.taak_id is not null and s.project_id is distinct from t.project_id)
 $$;
 select is(pg_temp.sommen_fout(:'org'), 0::bigint, 'stored sums: as counted, for the world as set up');
 select tests.taak(:'org', :'prio', 'open') as som \gset
@@ -322,11 +324,21 @@ update app.uren set uren = 4 where org_id = :'org' and project_id = :'verbouwing
 delete from app.uren where org_id = :'org' and taak_id in (select id from app.taken where org_id = :'org' and omschrijving = 'Stap 1');
 update app.taken set project_id = null where org_id = :'org' and omschrijving = 'Stap 2';
 select is(pg_temp.project_sommen_fout(:'org'), 0::bigint, 'project sums: as counted after hours changed and removed');
+select is(pg_temp.sommen_fout(:'org'), 0::bigint, 'stored sums: as counted, each naming its task''s project, after tasks moved');
 delete from app.uren where org_id = :'org' and project_id = :'verbouwing';
 select is(pg_temp.als(:'org', 'eigenaar', format($$select jsonb_build_array(open_taken, uren) from app_hidden.def_projecten where id = %L$$,
             :'verbouwing')),
           '[0, 0]'::jsonb, 'def_projecten: no open task and no hour left, zeros');
 select is(pg_temp.project_sommen_fout(:'org'), 0::bigint, 'project sums: as counted after its last hours were removed');
+-- A task's stored sums without its project (written while migration 0030 ran, by the code before
+-- it): counting the organisation again (as applying db/ does) names the project and counts its hours.
+insert into app.uren (org_id, user_id, datum, uren, taak_id)
+select :'org', :'lid', date '2026-05-13', 3, t.id from app.taken t where t.org_id = :'org' and t.omschrijving = 'Stap 1';
+update app_private.taak_sommen s set project_id = null
+from app.taken t where t.org_id = s.org_id and t.id = s.taak_id and t.org_id = :'org' and t.omschrijving = 'Stap 1';
+select app_hidden.sommen_opnieuw(:'org');
+select is(array[pg_temp.sommen_fout(:'org'), pg_temp.project_sommen_fout(:'org')], array[0, 0]::bigint[],
+          'stored sums and project sums: as counted after an organisation is counted again');
 
 -- A session that reads past row-level security (here the superuser running the tests, acting for
 -- the admin, who does not work on the private project) reads the definitions past the members'
