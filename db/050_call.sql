@@ -198,7 +198,7 @@ begin
   -- plain write, where an upsert would first probe the key, then lock the row. The first call in
   -- a tenth makes the row (blank, not admitted) and removes the one before it by its whole key
   -- (app_hidden.bellers_vorige_weg).
-  aanroep_id := gen_random_uuid();
+  aanroep_id := app_hidden.tijd_uuid();  -- the call-log row's id, time-ordered (db/020_helpers.sql)
   loop
     update app_hidden.bellers b
     set xid = pg_current_xact_id(), sinds = now(), wijzer = coalesce(k.org_id::text, '') || '/' || aanroep_begin.aanroep_id,

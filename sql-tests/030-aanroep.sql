@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(72);
+select plan(77);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -222,6 +222,25 @@ select set_config('koers.vorige_beller', 'geen getal', false);
 select is(pg_temp.roep('wie_ben_ik', '{}', :'sleutel') #>> '{status}', '200', 'a call with a setting that is no number');
 select is((select array_agg(app_hidden.beller_vak() - b.vak) from app_hidden.bellers b where b.pid = pg_backend_pid()),
   array[interval '0'], 'removes every earlier row of its backend');
+
+-- Log rows' ids are time-ordered (app_hidden.tijd_uuid): a UUID of version 7 whose first 48 bits
+-- are the Unix time in milliseconds, so a new row lands on the last page of its organisation's
+-- part of the primary key.
+create function pg_temp.ms(_u uuid) returns bigint language sql immutable as $$
+  select ('x' || lpad(replace(left(_u::text, 13), '-', ''), 16, '0'))::bit(64)::bigint
+$$;
+select ok((select every(app_hidden.tijd_uuid()::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')
+           from generate_series(1, 1000)), 'a time-ordered id is a UUID of version 7 with the RFC variant');
+select ok((select count(distinct app_hidden.tijd_uuid()) = 1000 from generate_series(1, 1000)),
+  'ids made in the same millisecond differ');
+select ok(abs(pg_temp.ms(app_hidden.tijd_uuid()) - floor(extract(epoch from clock_timestamp()) * 1000)::bigint) < 1000,
+  'its first 48 bits are the time in milliseconds');
+select app_hidden.tijd_uuid() as eerder \gset
+select pg_sleep(0.002);
+select ok(app_hidden.tijd_uuid() > :'eerder'::uuid, 'an id made later sorts after one made earlier');
+select ok((select every(a.id::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7') from app_private.aanroepen a
+           where a.xid = pg_current_xact_id()) and exists (select 1 from app_private.aanroepen a where a.xid = pg_current_xact_id()),
+  'the log rows of this test''s calls have such ids');
 
 -- Retention trims the logs by age, in batches.
 select set_config('koers.nu', '2027-06-01T00:00:00Z', true);
