@@ -220,20 +220,32 @@ begin
   -- on the task's own columns under the caller's RLS, planned for this call so each uses its
   -- index. Then the answer through the definition, for those 200 only (a condition on the
   -- task's id reaches the task's row inside the definition; a join would not).
-  execute 'select array_agg(x.id order by x.rij) from (select t.id, row_number() over (order by t.deadline nulls last, t.nummer) as rij'
-    || ' from app.taken t where t.org_id = $1 and t.verwijderd_op is null'
-    || case when f_afgesloten then '' else ' and t.stand not in (''voltooid'', ''vervallen'')' end
-    || case f_soort when 'prioriteit' then ' and t.prioriteit_id is not null'
-                    when 'project' then ' and t.project_id is not null'
-                    when 'los' then ' and t.prioriteit_id is null and t.project_id is null' else '' end
-    || case when f_hoort_bij is not null then ' and (t.prioriteit_id = $2 or t.project_id = $2)' else '' end
-    || case when f_eigenaar is not null then ' and t.eigenaar_user_id = $3' else '' end
-    || case when f_week is not null then ' and t.week = $4' else '' end
-    || case when f_tags is not null then
-         ' and (select count(distinct lower(g.naam)) from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id'
-         || ' where tt.org_id = t.org_id and tt.taak_id = t.id and lower(g.naam) = any ($5)) = cardinality($5)' else '' end
-    || ' order by t.deadline nulls last, t.nummer limit 201) x'
-    into ids using org, f_hoort_bij, f_eigenaar, f_week, f_tags;
+  --
+  -- One owner's tasks, the list asked most, is a statement of its own whose plan PL/pgSQL keeps
+  -- for the session: planning the general statement with the tasks' policies costs about
+  -- 0.25 ms per call (against 0.05 ms without them), a plan kept pays it once. The owner's index
+  -- serves every owner, so the kept plan is the one a call would make.
+  if f_eigenaar is not null and f_soort is null and f_hoort_bij is null and f_week is null and f_tags is null then
+    ids := array(select t.id from app.taken t
+                 where t.org_id = org and t.eigenaar_user_id = f_eigenaar and t.verwijderd_op is null
+                   and (f_afgesloten or t.stand not in ('voltooid', 'vervallen'))
+                 order by t.deadline nulls last, t.nummer limit 201);
+  else
+    execute 'select array_agg(x.id order by x.rij) from (select t.id, row_number() over (order by t.deadline nulls last, t.nummer) as rij'
+      || ' from app.taken t where t.org_id = $1 and t.verwijderd_op is null'
+      || case when f_afgesloten then '' else ' and t.stand not in (''voltooid'', ''vervallen'')' end
+      || case f_soort when 'prioriteit' then ' and t.prioriteit_id is not null'
+                      when 'project' then ' and t.project_id is not null'
+                      when 'los' then ' and t.prioriteit_id is null and t.project_id is null' else '' end
+      || case when f_hoort_bij is not null then ' and (t.prioriteit_id = $2 or t.project_id = $2)' else '' end
+      || case when f_eigenaar is not null then ' and t.eigenaar_user_id = $3' else '' end
+      || case when f_week is not null then ' and t.week = $4' else '' end
+      || case when f_tags is not null then
+           ' and (select count(distinct lower(g.naam)) from app.taak_tags tt join app.tags g on g.org_id = tt.org_id and g.id = tt.tag_id'
+           || ' where tt.org_id = t.org_id and tt.taak_id = t.id and lower(g.naam) = any ($5)) = cardinality($5)' else '' end
+      || ' order by t.deadline nulls last, t.nummer limit 201) x'
+      into ids using org, f_hoort_bij, f_eigenaar, f_week, f_tags;
+  end if;
   return jsonb_build_object(
     'taken', coalesce((select jsonb_agg(w.weergave order by k.rij)
                        from app_hidden.taak_weergaven w

@@ -1,7 +1,7 @@
 -- taken: filters, the default of open tasks only, nummer whatever its stand, tags needing all
 -- (ignoring case), the cap of 200 with afgekapt, private projects, a refused role.
 begin;
-select plan(18);
+select plan(23);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Lijst BV') as org \gset
@@ -37,6 +37,24 @@ select is(pg_temp.nummers('{"tags": ["sales", "urgent"]}'), array[5], 'and requi
 select is(pg_temp.nummers('{"nummer": 3, "soort": "project"}'), array[3], 'nummer returns that task whatever its stand; other filters do not count');
 select is(tests.fout(:'org', 'mt', 'taken', '{"nummer": 99}'), 'ongeldige_parameters:nummer', 'an unknown number is refused');
 
+-- One owner's tasks (a statement of their own, db/160_taken.sql): the same filters, order and cap.
+create function pg_temp.volgorde(_p jsonb) returns int[] language sql as $$
+  select array_agg((x ->> 'nummer')::int order by i)
+  from jsonb_array_elements(tests.roep((select org_id from app.organisaties where naam = 'Lijst BV'), 'mt', 'taken', _p) -> 'taken')
+       with ordinality y (x, i)
+$$;
+insert into app.taken (org_id, omschrijving, stand, eigenaar_user_id, deadline)
+values (:'org', 'Van lid, klaar', 'voltooid', :'lid', '2026-05-02');                                                           -- #6
+update app.taken set deadline = '2026-05-20' where org_id = :'org' and nummer = 5;
+select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', :'lid')), array[5, 1],
+  'one owner''s open tasks, by deadline (none last), then number');
+select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', :'lid', 'ook_afgesloten', true)), array[6, 5, 1],
+  'with ook_afgesloten also their done tasks');
+select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', :'lid', 'soort', 'los')), array[5],
+  'and with another filter as well');
+select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', gen_random_uuid())), null,
+  'someone who owns no task gets none');
+
 -- Private project: only for those who work on it.
 update app.projecten set besloten = true where id = :'project';
 select is(pg_temp.nummers('{}', 'admin'), array[1, 5], 'tasks of a private project are hidden from those who do not work on it');
@@ -46,6 +64,10 @@ select is(pg_temp.nummers('{}', 'lid'), array[1, 2, 5], 'and shown to those who 
 insert into app.taken (org_id, omschrijving) select :'org', 'Veel ' || i from generate_series(1, 200) i;
 select is((select jsonb_array_length(r -> 'taken') || ' ' || (r ->> 'afgekapt') from (select tests.roep(:'org', 'lid', 'taken', '{}') r) x),
   '200 true', 'at most 200 tasks, and afgekapt says the list was cut');
+update app.taken set eigenaar_user_id = :'lid' where org_id = :'org' and omschrijving like 'Veel %';
+select is((select jsonb_array_length(r -> 'taken') || ' ' || (r ->> 'afgekapt') || ' ' || (r #>> '{taken,0,nummer}')
+           from (select tests.roep(:'org', 'lid', 'taken', jsonb_build_object('eigenaar_user_id', :'lid')) r) x),
+  '200 true 5', 'one owner''s list too: at most 200, cut, in the same order');
 
 insert into app.org_rechten (org_id, operatie, rol, recht)
 select :'org', o.naam, 'coach', 'geen' from app.operaties o where o.sectie = 'prioriteiten';
