@@ -1,7 +1,7 @@
 -- taken: filters, the default of open tasks only, nummer whatever its stand, tags needing all
 -- (ignoring case), the cap of 200 with afgekapt, private projects, a refused role.
 begin;
-select plan(23);
+select plan(25);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Lijst BV') as org \gset
@@ -59,6 +59,11 @@ select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', gen_random_uui
 update app.projecten set besloten = true where id = :'project';
 select is(pg_temp.nummers('{}', 'admin'), array[1, 5], 'tasks of a private project are hidden from those who do not work on it');
 select is(pg_temp.nummers('{}', 'lid'), array[1, 2, 5], 'and shown to those who do');
+update app.taken set eigenaar_user_id = :'lid' where org_id = :'org' and nummer = 2;
+select is(pg_temp.nummers(jsonb_build_object('eigenaar_user_id', :'lid'), 'admin'), array[1, 5],
+  'one owner''s list hides them too');
+select is(pg_temp.nummers(jsonb_build_object('eigenaar_user_id', :'lid'), 'lid'), array[1, 2, 5],
+  'and shows them to those who work on the project');
 
 -- The cap
 insert into app.taken (org_id, omschrijving) select :'org', 'Veel ' || i from generate_series(1, 200) i;
