@@ -19,7 +19,7 @@ begin
       and g.onderwerp_id = _onderwerp;
     if found then return; end if;
   end if;
-  insert into app.gebeurtenissen (org_id, id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
-  values (_org, app_hidden.tijd_uuid(), _soort, app_hidden.nu(), _gegevens, _besloten, _onderwerp, (app_hidden.beller()).aanroep_id);
+  insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
+  values (_org, _soort, app_hidden.nu(), _gegevens, _besloten, _onderwerp, (app_hidden.beller()).aanroep_id);
 end
 $$;

@@ -73,8 +73,8 @@ begin
     end loop;
     return;
   end if;
-  insert into app.gebeurtenissen (org_id, id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
-  select v.org_id, app_hidden.tijd_uuid(), v.soort, app_hidden.nu(), v.gegevens, v.besloten, v.id, aanroep
+  insert into app.gebeurtenissen (org_id, soort, tijdstip, gegevens, besloten, onderwerp_id, aanroep_id)
+  select v.org_id, v.soort, app_hidden.nu(), v.gegevens, v.besloten, v.id, aanroep
   from unnest(r.orgs, r.ids, r.soorten, r.gegevens, r.besloten) with ordinality v (org_id, id, soort, gegevens, besloten, i)
   order by v.i;
 end

@@ -12,8 +12,8 @@ language plpgsql volatile security definer set search_path = '' as $$
 begin
   -- One statement: the event as the change left it (it may be gone, or merged into another),
   -- and the organisation's active webhooks subscribed to it; none, and nothing is written.
-  insert into app_private.webhook_berichten (org_id, id, webhook_id, gebeurtenis_id, aangemaakt_op, volgende_poging_op)
-  select w.org_id, app_hidden.tijd_uuid(), w.id, g.id, app_hidden.nu(), app_hidden.nu()
+  insert into app_private.webhook_berichten (org_id, webhook_id, gebeurtenis_id, aangemaakt_op, volgende_poging_op)
+  select w.org_id, w.id, g.id, app_hidden.nu(), app_hidden.nu()
   from app.gebeurtenissen g
   join app_private.webhooks w on w.org_id = g.org_id and w.aan and g.soort = any (w.gebeurtenissen)
   where g.org_id = new.org_id and g.id = new.id and not g.besloten and g.soort <> 'webhook.test'

@@ -129,8 +129,8 @@ $$;
 -- back with its row, so this one is written apart.
 create function beheer.app_weigering(_org uuid, _user uuid, _operatie text, _parameters jsonb, _fout_code text)
 returns void language sql volatile set search_path = '' as $$
-  insert into app_private.aanroepen (org_id, id, xid, door, operatie, user_id, rol, parameters, status, fout_code)
-  select _org, app_hidden.tijd_uuid(), pg_current_xact_id(), 'app', left(_operatie, 200), _user,
+  insert into app_private.aanroepen (org_id, xid, door, operatie, user_id, rol, parameters, status, fout_code)
+  select _org, pg_current_xact_id(), 'app', left(_operatie, 200), _user,
          (select l.rol from app.lidmaatschappen l where l.org_id = _org and l.user_id = _user),
          app_hidden.redigeren(coalesce(_parameters, '{}')), coalesce(app_hidden.fout_status(_fout_code), 400), _fout_code
 $$;

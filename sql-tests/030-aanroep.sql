@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(77);
+select plan(78);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -238,6 +238,12 @@ select ok(abs(pg_temp.ms(app_hidden.tijd_uuid()) - floor(extract(epoch from cloc
 select app_hidden.tijd_uuid() as eerder \gset
 select pg_sleep(0.002);
 select ok(app_hidden.tijd_uuid() > :'eerder'::uuid, 'an id made later sorts after one made earlier');
+select is((select array_agg(pg_get_expr(d.adbin, d.adrelid) order by d.adrelid::regclass::text)
+           from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+           where a.attname = 'id' and d.adrelid in ('app_private.aanroepen'::regclass, 'app_private.aanroepen_zonder_org'::regclass,
+                                                     'app.gebeurtenissen'::regclass, 'app_private.webhook_berichten'::regclass)),
+  array_fill('app_hidden.tijd_uuid()'::text, array[4]),
+  'the call logs, events and webhook messages get such ids unless a statement names one');
 select ok((select every(a.id::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-7') from app_private.aanroepen a
            where a.xid = pg_current_xact_id()) and exists (select 1 from app_private.aanroepen a where a.xid = pg_current_xact_id()),
   'the log rows of this test''s calls have such ids');
