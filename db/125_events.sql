@@ -1,9 +1,14 @@
 -- One change: the rows a single door call (or, without a call, a single transaction) writes.
 -- A second trigger within the same change (tags after a new deadline, say) updates its
--- history entry or event rather than adding one.
+-- history entry or event rather than adding one. The call is read from the caller row as a
+-- subquery (an init plan: once per statement, when a row gets that far), not as beller(): a
+-- stable function call in a filter is also run by the planner when the table has statistics
+-- (to estimate the filter), so how often the caller row was read depended on whether
+-- autovacuum had analysed the events yet. Only writes use this, and they run where the caller
+-- row is (never on a standby or in a warehouse session, where beller() has no call id either).
 create function app_hidden.zelfde_wijziging(_xid xid8, _aanroep uuid) returns boolean
 language sql stable as $$
-  select _xid = pg_current_xact_id() and _aanroep is not distinct from (app_hidden.beller()).aanroep_id
+  select _xid = pg_current_xact_id() and _aanroep is not distinct from (select b.aanroep_id from app_hidden.beller_bron() b)
 $$;
 
 -- Domain events, recorded by triggers in the transaction of the change: one per subject and
