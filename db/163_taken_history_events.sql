@@ -67,7 +67,7 @@ begin
   -- change made alongside is part of that event (a task created and ticked off at once keeps
   -- taak.aangemaakt). Only when this change already has events of these tasks.
   if exists (select 1 from app.gebeurtenissen g
-             where g.org_id = any (r.orgs) and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.onderwerp_id = any (r.ids)) then
+             where g.org_id = any (r.orgs) and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id, aanroep) and g.onderwerp_id = any (r.ids)) then
     for i in 1 .. cardinality(r.ids) loop
       perform app_hidden.taak_gebeurtenis_samenvoegen(r.orgs[i], r.ids[i], r.soorten[i], r.gegevens[i], r.besloten[i]);
     end loop;
@@ -84,14 +84,16 @@ $$;
 -- replaces, the event it updates.
 create function app_hidden.taak_gebeurtenis_samenvoegen(_org uuid, _id uuid, _soort text, _gegevens jsonb, _besloten boolean)
 returns void language plpgsql volatile security definer set search_path = '' as $$
-declare eerder text[];
+declare
+  eerder text[];
+  aanroep uuid := (app_hidden.beller()).aanroep_id;
 begin
   select coalesce(array_agg(g.soort), '{}') into eerder from app.gebeurtenissen g
-  where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.onderwerp_id = _id;
+  where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id, aanroep) and g.onderwerp_id = _id;
   if _soort = 'taak.gewijzigd' and eerder && array['taak.aangemaakt', 'taak.klaar'] then
     _soort := case when 'taak.aangemaakt' = any (eerder) then 'taak.aangemaakt' else 'taak.klaar' end;
   elsif _soort <> 'taak.gewijzigd' and 'taak.gewijzigd' = any (eerder) then
-    delete from app.gebeurtenissen g where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id)
+    delete from app.gebeurtenissen g where g.org_id = _org and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id, aanroep)
       and g.onderwerp_id = _id and g.soort = 'taak.gewijzigd';
   end if;
   perform app_hidden.gebeurtenis(_org, _soort, _id, _gegevens, _besloten, _soort = any (eerder));
@@ -280,6 +282,7 @@ declare
   nu_tags jsonb;
   orgs uuid[] := '{}';
   ids uuid[] := '{}';
+  aanroep uuid := (app_hidden.beller()).aanroep_id;
 begin
   if tg_op = 'INSERT' then
     select array_agg(n) into rijen from nieuw n;
@@ -294,10 +297,10 @@ begin
     nu_tags := app_hidden.taak_tags(r.org_id, r.taak_id);
     -- A new task's first tags are part of its creation, not a change.
     update app.taak_geschiedenis g set nieuw = g.nieuw || jsonb_build_object('tags', nu_tags)
-    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
+    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id, aanroep) and g.taak_id = r.taak_id and g.soort = 'aangemaakt';
     continue when found;
     update app.taak_geschiedenis g set nieuw = nu_tags
-    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id) and g.taak_id = r.taak_id and g.soort = 'tags';
+    where g.org_id = r.org_id and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id, aanroep) and g.taak_id = r.taak_id and g.soort = 'tags';
     if not found then
       -- The tags before this transaction: undo what this statement did.
       perform app_hidden.geschiedenis(r.org_id, r.taak_id, 'tags',
