@@ -5,7 +5,7 @@
 -- Counted with track_functions = 'all' (pg_stat_xact_user_functions), as the render alone costs
 -- them, so a change to the task definition or the policies moves both sides alike.
 begin;
-select plan(24);
+select plan(25);
 
 set local track_functions = 'all';
 set local koers.nu = '2026-05-14T10:00:00+02:00';  -- 2026-W20
@@ -215,6 +215,7 @@ insert into deur select 10, null, pg_temp.deur(jsonb_build_object('org_id', :'or
 select pg_temp.gelezen() as voor \gset
 insert into deur select 11, null, pg_temp.deur(jsonb_build_object('org_id', :'org', 'taak_id', :'taak', 'omschrijving', 'Na duizend',
   'bevestigcode', (select r #>> '{body,bevestigcode}' from deur where n = 10)), :'sleutel');
+select is((select r #> '{body,uitgevoerd}' from deur where n = 11), 'true', 'that change is made');
 select cmp_ok(pg_temp.gelezen() - :voor, '<', 100::bigint,
   'a confirmed change of a task with a thousand earlier events and history entries does not read them');
 
