@@ -235,9 +235,9 @@ select ok((select count(distinct app_hidden.tijd_uuid()) = 1000 from generate_se
   'ids made in the same millisecond differ');
 select ok(abs(pg_temp.ms(app_hidden.tijd_uuid()) - floor(extract(epoch from clock_timestamp()) * 1000)::bigint) < 1000,
   'its first 48 bits are the time in milliseconds');
-select app_hidden.tijd_uuid() as eerder \gset
+select app_hidden.tijd_uuid() as earlier \gset
 select pg_sleep(0.002);
-select ok(app_hidden.tijd_uuid() > :'eerder'::uuid, 'an id made later sorts after one made earlier');
+select ok(app_hidden.tijd_uuid() > :'earlier'::uuid, 'an id made later sorts after one made earlier');
 select is((select array_agg(pg_get_expr(d.adbin, d.adrelid) order by d.adrelid::regclass::text)
            from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
            where a.attname = 'id' and d.adrelid in ('app_private.aanroepen'::regclass, 'app_private.aanroepen_zonder_org'::regclass,

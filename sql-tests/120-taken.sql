@@ -8,9 +8,14 @@ select tests.wereld('Lijst BV') as org \gset
 select id as prio from app.prioriteiten where org_id = :'org' \gset
 select id as project from app.projecten where org_id = :'org' \gset
 select tests.lid(:'org', 'lid') as lid \gset
+-- The numbers of the tasks a list answers, in its order; and sorted, for which tasks it holds.
+create function pg_temp.in_order(_p jsonb, _rol text default 'mt') returns int[] language sql as $$
+  select array_agg((x ->> 'nummer')::int order by i)
+  from jsonb_array_elements(tests.roep((select org_id from app.organisaties where naam = 'Lijst BV'), _rol, 'taken', _p) -> 'taken')
+       with ordinality y (x, i)
+$$;
 create function pg_temp.nummers(_p jsonb, _rol text default 'mt') returns int[] language sql as $$
-  select array_agg((x ->> 'nummer')::int order by (x ->> 'nummer')::int)
-  from jsonb_array_elements(tests.roep((select org_id from app.organisaties where naam = 'Lijst BV'), _rol, 'taken', _p) -> 'taken') x
+  select array_agg(n order by n) from unnest(pg_temp.in_order(_p, _rol)) n
 $$;
 
 -- #1 is the fixture task (open, under the priority, owner lid, tag Sales).
@@ -38,21 +43,16 @@ select is(pg_temp.nummers('{"nummer": 3, "soort": "project"}'), array[3], 'numme
 select is(tests.fout(:'org', 'mt', 'taken', '{"nummer": 99}'), 'ongeldige_parameters:nummer', 'an unknown number is refused');
 
 -- One owner's tasks (a statement of their own, db/160_taken.sql): the same filters, order and cap.
-create function pg_temp.volgorde(_p jsonb) returns int[] language sql as $$
-  select array_agg((x ->> 'nummer')::int order by i)
-  from jsonb_array_elements(tests.roep((select org_id from app.organisaties where naam = 'Lijst BV'), 'mt', 'taken', _p) -> 'taken')
-       with ordinality y (x, i)
-$$;
 insert into app.taken (org_id, omschrijving, stand, eigenaar_user_id, deadline)
 values (:'org', 'Van lid, klaar', 'voltooid', :'lid', '2026-05-02');                                                           -- #6
 update app.taken set deadline = '2026-05-20' where org_id = :'org' and nummer = 5;
-select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', :'lid')), array[5, 1],
+select is(pg_temp.in_order(jsonb_build_object('eigenaar_user_id', :'lid')), array[5, 1],
   'one owner''s open tasks, by deadline (none last), then number');
-select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', :'lid', 'ook_afgesloten', true)), array[6, 5, 1],
+select is(pg_temp.in_order(jsonb_build_object('eigenaar_user_id', :'lid', 'ook_afgesloten', true)), array[6, 5, 1],
   'with ook_afgesloten also their done tasks');
-select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', :'lid', 'soort', 'los')), array[5],
+select is(pg_temp.in_order(jsonb_build_object('eigenaar_user_id', :'lid', 'soort', 'los')), array[5],
   'and with another filter as well');
-select is(pg_temp.volgorde(jsonb_build_object('eigenaar_user_id', gen_random_uuid())), null,
+select is(pg_temp.in_order(jsonb_build_object('eigenaar_user_id', gen_random_uuid())), null,
   'someone who owns no task gets none');
 
 -- Private project: only for those who work on it.

@@ -207,16 +207,16 @@ select :'org', 'taak.gewijzigd', now(), '{}', :'taak', '1'::xid8, gen_random_uui
 insert into app.taak_geschiedenis (org_id, taak_id, soort, tijdstip, nieuw, xid, aanroep_id)
 select :'org', :'taak', 'titel', now(), '"Eerder"', '1'::xid8, gen_random_uuid() from generate_series(1, 1000);
 analyze app.gebeurtenissen, app.taak_geschiedenis;
-create function pg_temp.gelezen() returns bigint language sql volatile as $$
+create function pg_temp.rows_read() returns bigint language sql volatile as $$
   select coalesce(sum(coalesce(t.seq_tup_read, 0) + coalesce(t.idx_tup_fetch, 0)), 0)::bigint from pg_stat_xact_user_tables t
   where t.relid in ('app.gebeurtenissen'::regclass, 'app.taak_geschiedenis'::regclass)
 $$;
 insert into deur select 10, null, pg_temp.deur(jsonb_build_object('org_id', :'org', 'taak_id', :'taak', 'omschrijving', 'Na duizend'), :'sleutel');
-select pg_temp.gelezen() as voor \gset
+select pg_temp.rows_read() as before_confirmation \gset
 insert into deur select 11, null, pg_temp.deur(jsonb_build_object('org_id', :'org', 'taak_id', :'taak', 'omschrijving', 'Na duizend',
   'bevestigcode', (select r #>> '{body,bevestigcode}' from deur where n = 10)), :'sleutel');
 select is((select r #> '{body,uitgevoerd}' from deur where n = 11), 'true', 'that change is made');
-select cmp_ok(pg_temp.gelezen() - :voor, '<', 100::bigint,
+select cmp_ok(pg_temp.rows_read() - :before_confirmation, '<', 100::bigint,
   'a confirmed change of a task with a thousand earlier events and history entries does not read them');
 
 select * from finish();
