@@ -1,7 +1,7 @@
 -- api.aanroep: the caller cannot be forged, the three conditions in the interface's order,
 -- the call log (refused calls too), and the two-step rule, all in SQL.
 begin;
-select plan(78);
+select plan(79);
 
 select tests.wereld('Alfa BV') as alfa \gset
 select tests.wereld('Beta BV') as beta \gset
@@ -199,6 +199,10 @@ select is((pg_temp.roep('wie_ben_ik', '{}') -> 'tempo') - 't',
   '{"q": 1, "r": 0, "w": 1000000000, "beleid": "adres"}', 'a call without a key counts against its address');
 select is(pg_temp.roep('wie_ben_ik', '{}') #>> '{body,fout,code}', 'te_veel_verzoeken', 'and is refused past it');
 select set_config('koers.limiet', '', true), set_config('koers.limiet_adres', '', true);
+-- The start of a call keeps one plan per statement for the connection: without the setting the
+-- count was planned anew at every call (see app_hidden.aanroep_begin).
+select is((select p.proconfig from pg_proc p where p.oid = 'app_hidden.aanroep_begin'::regproc),
+  array['search_path=""', 'plan_cache_mode=force_generic_plan'], 'the start of a call plans each statement once per connection');
 
 -- The caller rows: a backend's row per tenth of a second (app_hidden.beller_vak). The call that
 -- makes one removes the one before it, which the session setting koers.vorige_beller names;
