@@ -256,10 +256,12 @@ create function app_hidden.param_week(p jsonb, naam text, org uuid, _toekomst bo
 language plpgsql stable set search_path = '' as $$
 declare
   v text := p ->> naam;
-  vandaag date := app_hidden.vandaag(org);
+  vandaag date;
   maandag date;
 begin
   if v is null then return null; end if;
+  -- Today only when a week is given: most calls give none (a list of taken, a task by number).
+  vandaag := app_hidden.vandaag(org);
   if v = 'deze' then return app_hidden.iso_week(vandaag); end if;
   if v = 'volgende' then return app_hidden.iso_week(vandaag + 7); end if;
   maandag := app_hidden.week_maandag(v);
@@ -315,11 +317,12 @@ $$;
 create function app_hidden.param_verwijzing(p jsonb, naam text, soort text) returns uuid
 language plpgsql stable set search_path = '' as $$
 declare
-  org uuid := app_hidden.huidige_org();
+  org uuid;
   v text := p ->> naam;
   id uuid;
 begin
   if v is null then return null; end if;
+  org := app_hidden.huidige_org();  -- the caller row, read only for a reference given
   case soort
     when 'taaknummer' then select x.id into id from app.taken x where x.org_id = org and x.nummer = v::int and x.verwijderd_op is null;
     when 'team' then
