@@ -45,11 +45,11 @@ select app_hidden.constanten_maken('app_hidden.sqlstate_fout', '_sqlstate', 'tex
 --
 -- Each statement keeps one plan for the connection (plan_cache_mode): PL/pgSQL otherwise plans a
 -- statement for its values five times, then keeps the plan for any values only if the planner
--- prices it no higher than those, and it priced the count's (the sum over the other backends'
--- rows of an unknown window) four times above the same plan made for one window. So the count
--- was planned anew at every call: about 80 us of a call's PostgreSQL CPU on one connection,
--- for the same plan. The statements here, and in the functions it calls, read their rows by key:
--- their plans do not depend on the values.
+-- prices it no higher than those. Depending on the statistics of the moment it priced the
+-- count's (the sum over the other backends' rows of an unknown window) up to four times above
+-- the same plan made for one window, and the count was then planned anew at every call: about
+-- 80 us of a call's PostgreSQL CPU on one connection, for the same plan. The statements here,
+-- and in the functions it calls, read their rows by key: their plans do not depend on the values.
 create function app_hidden.aanroep_begin(_door text, _sleutel bytea, _operatie text, _parameters jsonb,
   _voorfout jsonb, _verzoek_id text, _adres text, _begonnen timestamptz,
   out aanroep_id uuid, out operatie text, out schrijft boolean, out twee_stappen boolean,

@@ -200,7 +200,8 @@ select is((pg_temp.roep('wie_ben_ik', '{}') -> 'tempo') - 't',
 select is(pg_temp.roep('wie_ben_ik', '{}') #>> '{body,fout,code}', 'te_veel_verzoeken', 'and is refused past it');
 select set_config('koers.limiet', '', true), set_config('koers.limiet_adres', '', true);
 -- The start of a call keeps one plan per statement for the connection: without the setting the
--- count was planned anew at every call (see app_hidden.aanroep_begin).
+-- count could be planned anew at every call, as the statistics of the moment priced it (see
+-- app_hidden.aanroep_begin).
 select is((select p.proconfig from pg_proc p where p.oid = 'app_hidden.aanroep_begin'::regproc),
   array['search_path=""', 'plan_cache_mode=force_generic_plan'], 'the start of a call plans each statement once per connection');
 
