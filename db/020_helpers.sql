@@ -103,8 +103,10 @@ $$;
 create function app_hidden.kwartaal_eind(start date) returns date
 language sql immutable parallel safe as $$ select (start + interval '3 months' - interval '1 day')::date $$;
 
+-- Stable, as to_char is: declared immutable it was never inlined, and a call ran it as a SQL
+-- function of its own, planned anew each time.
 create function app_hidden.iso_week(d date) returns text
-language sql immutable parallel safe as $$
+language sql stable parallel safe as $$
   select to_char(d, 'IYYY-"W"IW')
 $$;
 

@@ -1,6 +1,6 @@
 -- weektaken: the board per person per ISO week; a member sees their own board, leaders every board.
 begin;
-select plan(6);
+select plan(7);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Week BV') as org \gset
@@ -21,6 +21,18 @@ select is((select b -> 'taken' -> 0 from jsonb_array_elements(pg_temp.bord('mt')
 select is((select b -> 'taken' from jsonb_array_elements(pg_temp.bord('lid', '{"week": "2026-W21"}') -> 'borden') b), '[]',
   'another week has its own board');
 select is(tests.fout(:'org', 'coach', 'weektaken', '{}'), '', 'a coach is stopped by the door (rol_mag_niet); in SQL the policy shows nothing');
+
+-- The week label of a day is inlined where it is used (declared immutable over the stable
+-- to_char it was not, and ran as a SQL function of its own, planned anew at every call).
+create function pg_temp.plan(_sql text) returns text language plpgsql volatile as $$
+declare j jsonb;
+begin
+  execute 'explain (format json, verbose) ' || _sql into j;
+  return j::text;
+end
+$$;
+select ok(p ~ 'to_char' and p !~ 'iso_week', 'a week label is worked out in the query that asks for it')
+from pg_temp.plan('select app_hidden.iso_week(w.datum) from (select current_date + i as datum from generate_series(1, 2) i offset 0) w') p;
 
 select * from finish();
 rollback;
