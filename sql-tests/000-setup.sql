@@ -163,6 +163,16 @@ returns uuid language sql volatile as $$
   values (_org, 'Taak', _prioriteit, _project, _ouder, _stand, _uren, _grootte) returning id
 $$;
 
+-- A statement's plan as the planner makes it (EXPLAIN, JSON, verbose), as text: what a test
+-- looks for in it (a function inlined or not, a condition where it should be).
+create function tests.plan(_sql text) returns text language plpgsql volatile as $$
+declare j jsonb;
+begin
+  execute 'explain (format json, verbose) ' || _sql into j;
+  return j::text;
+end
+$$;
+
 grant execute on all functions in schema tests to koers_door;
 -- The isolation test walks the tenant tables as the door role.
 grant select on app_hidden.tenant_tabellen to koers_door;
