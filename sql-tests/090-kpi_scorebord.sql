@@ -1,7 +1,7 @@
 -- kpi_scorebord: quarter target, current value, line and traffic light at their boundaries.
 -- Q3-2026 has 92 days; at 24 July 00:00 Amsterdam 23 have passed: a quarter of it, exactly.
 begin;
-select plan(24);
+select plan(25);
 
 select tests.wereld('Kpi BV') as org \gset
 create function pg_temp.kpi(_naam text, _soort text, _cadans text, _lager boolean, _doel numeric) returns uuid
@@ -72,6 +72,7 @@ set local koers.nu = '2026-10-05T10:00:00Z';
 select is(pg_temp.kpi_veld('eronder', 'lijn', '{"kwartaal": "Q3-2026"}'), '400.00', 'after the quarter the line is the whole target');
 select is(jsonb_array_length(tests.roep(:'org', 'lid', 'kpi_scorebord', '{"team": "geen"}') -> 'kpis'), 11, 'team geen: company-wide KPIs');
 select is(tests.fout(:'org', 'lid', 'kpi_scorebord', '{"kwartaal": "Q5-2026"}'), 'ongeldige_parameters:kwartaal', 'a quarter that does not exist is refused');
+select is(tests.fout(:'org', 'lid', 'kpi_scorebord', '{"team": "Inkoop"}'), 'ongeldige_parameters:team', 'an unknown team is refused');
 
 insert into app.org_rechten (org_id, operatie, rol, recht)
 select :'org', o.naam, 'coach', 'geen' from app.operaties o where o.sectie = 'kpis';

@@ -1,7 +1,7 @@
 -- taken: filters, the default of open tasks only, nummer whatever its stand, tags needing all
 -- (ignoring case), the cap of 200 with afgekapt, private projects, a refused role.
 begin;
-select plan(25);
+select plan(26);
 
 set local koers.nu = '2026-05-14T10:00:00+02:00';
 select tests.wereld('Lijst BV') as org \gset
@@ -81,6 +81,8 @@ select is(jsonb_array_length(tests.roep(:'org', 'coach', 'taken', '{}') -> 'take
 -- Year 0 does not exist: the refusal names the parameter (the cast never runs first).
 select is(tests.fout(:'org', 'lid', 'taken', '{"week": "0000-W01"}'), 'ongeldige_parameters:week', 'week 0000-W01 is refused by name');
 select is(tests.fout(:'org', 'lid', 'taken', '{"week": "volgende week"}'), 'ongeldige_parameters:week', 'free text as a week is refused by name');
+select is(tests.fout(:'org', 'lid', 'taken', '{"nummer": 1, "week": "volgende week"}'), 'ongeldige_parameters:week',
+  'also with a number');
 
 select * from finish();
 rollback;

@@ -186,10 +186,10 @@ select is((select omschrijving from app.taken where id = :'taak'), 'Door de deur
 -- a filter run on every row of the task: 49 ms per write in bench/ for a task with 1,156 events
 -- from earlier changes.
 select ok(p !~ 'zelfde_wijziging' and p ~ 'xid = pg_current_xact_id\(\)',
-          format('the check for a change''s rows of %s is inlined: the plan compares their transaction itself', x.tabel))
-from (values ('app.gebeurtenissen', 'onderwerp_id'), ('app.taak_geschiedenis', 'taak_id')) x (tabel, kolom),
+          format('the check for a change''s rows of %s is inlined: the plan compares their transaction itself', x.relation))
+from (values ('app.gebeurtenissen', 'onderwerp_id'), ('app.taak_geschiedenis', 'taak_id')) x (relation, subject_column),
   lateral tests.plan(format('select 1 from %s g where g.org_id = %L and app_hidden.zelfde_wijziging(g.xid, g.aanroep_id, %L::uuid) and g.%I = %L',
-                              x.tabel, :'org', gen_random_uuid(), x.kolom, :'taak')) p;
+                            x.relation, :'org', gen_random_uuid(), x.subject_column, :'taak')) p;
 -- And as it shows: with a thousand events and history entries of the task from an earlier change,
 -- a confirmed change reads none of them (only this transaction's own: the test's earlier
 -- changes). Analysed first, as tables of that size are: with the statistics of an empty table

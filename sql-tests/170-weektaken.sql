@@ -25,7 +25,7 @@ select is(tests.fout(:'org', 'coach', 'weektaken', '{}'), '', 'a coach is stoppe
 -- The week label of a day is inlined where it is used (declared immutable over the stable
 -- to_char it was not, and ran as a SQL function of its own, planned anew at every call).
 select ok(p ~ 'to_char' and p !~ 'iso_week', 'a week label is worked out in the query that asks for it')
-from tests.plan('select app_hidden.iso_week(w.datum) from (select current_date + i as datum from generate_series(1, 2) i offset 0) w') p;
+from tests.plan('select app_hidden.iso_week(w.day) from (select current_date + i as day from generate_series(1, 2) i offset 0) w') p;
 
 select * from finish();
 rollback;
