@@ -87,18 +87,19 @@ create trigger _100_ouder_nummer before insert or update of ouder_id on app.take
   for each row execute function app_hidden.tg_taken__ouder_nummer();
 
 -- The task definition: every task the caller may see (also done, lapsed and deleted ones), with
--- every figure, one row per task. Under the caller's RLS (security_invoker). What a task's other
--- rows add is kept with the task (its tag names, app.taken.tag_namen) or beside it (its hours,
--- counting every member's, and how many subtasks it has: taak_sommen_alle), so a read of many
--- tasks looks nothing up per task. A subtask's parent's number is kept with the subtask
--- (ouder_nummer), shown unless the parent is hidden from the caller (app_hidden.taak_verborgen_ouders,
--- one array per statement, read only when a subtask is read). A parent shows the subtasks the caller
--- sees: the stored count, less those in a private project hidden from the caller
--- (app_hidden.taak_verborgen_subtaken, one array per statement, read only when some private
--- project is hidden). No subquery per row: a subplan runs per row, and it keeps the definition
--- from being read by a parallel query (every expression of it must be one a worker can run; the
--- policy helpers' init plans the leader runs and hands over). The reads (taken, the writes'
--- results, zoeken) filter, order and shape it; the warehouse reads it as it is.
+-- every figure, one row per task. Under the caller's RLS: made security_invoker here, then given to
+-- koers_lezer by db/950_lezer.sql, whose read policies are the doors' and read the session's
+-- caller. What a task's other rows add is kept with the task (its tag names, app.taken.tag_namen)
+-- or beside it (its hours, counting every member's, and how many subtasks it has:
+-- taak_sommen_alle), so a read of many tasks looks nothing up per task. A subtask's parent's number
+-- is kept with the subtask (ouder_nummer), shown unless the parent is hidden from the caller
+-- (app_hidden.taak_verborgen_ouders, one array per statement, read only when a subtask is read). A
+-- parent shows the subtasks the caller sees: the stored count, less those in a private project
+-- hidden from the caller (app_hidden.taak_verborgen_subtaken, one array per statement, read only
+-- when some private project is hidden). No subquery per row: a subplan runs per row, and it keeps
+-- the definition from being read by a parallel query (every expression of it must be one a worker
+-- can run; the policy helpers' init plans the leader runs and hands over). The reads (taken, the
+-- writes' results, zoeken) filter, order and shape it; the warehouse reads it as it is.
 create view app_hidden.def_taken with (security_invoker = true) as
   select t.org_id, t.id, t.nummer, t.omschrijving, t.toelichting,
     case when t.prioriteit_id is not null then 'prioriteit' when t.project_id is not null then 'project' else 'los' end
